@@ -1,0 +1,65 @@
+"""Anchors: named headings that comments elsewhere can cite."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class AnchorKind(StrEnum):
+    CAPS = "caps-heading"
+    NOTE = "note"
+    MARKDOWN = "markdown-heading"
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A citable heading. `name` is the key as written (whitespace folded);
+    `slug` is its GitHub-style fragment, so `PATH#slug` can cite it too.
+    `repo` and `path` are empty while the anchor belongs to a blob, not yet a file."""
+
+    name: str
+    kind: AnchorKind
+    line: int
+    col: int
+    slug: str
+    repo: str = ""
+    path: str = ""
+
+    @classmethod
+    def make(cls, name: str, kind: AnchorKind, line: int, col: int, slug: str = "") -> Anchor:
+        key = fold_space(name)
+        if not key:
+            raise ValueError("an anchor needs a name")
+        if line < 1 or col < 0:
+            raise ValueError(f"bad anchor position {line}:{col}")
+        return cls(key, kind, line, col, slug or github_slug(key))
+
+    @property
+    def scope_key(self) -> tuple[str, ...]:
+        """Where a second definition of the same name is a duplicate: notes are cited
+        without a location, so they must be unique in the workspace; headings are cited
+        with their file, so they must be unique in their file."""
+        if self.kind is AnchorKind.NOTE:
+            return (self.kind.value, self.name)
+        return (self.kind.value, self.repo, self.path, self.name)
+
+    @property
+    def display(self) -> str:
+        return f"Note [{self.name}]" if self.kind is AnchorKind.NOTE else self.name
+
+
+_SPACE = re.compile(r"\s+")
+_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+
+
+def fold_space(text: str) -> str:
+    return _SPACE.sub(" ", text).strip()
+
+
+def github_slug(text: str) -> str:
+    """GitHub's heading fragment: lower case, punctuation dropped, spaces to dashes."""
+    text = unicodedata.normalize("NFC", text).strip().lower()
+    return _SLUG_DROP.sub("", text).replace(" ", "-")

@@ -1,0 +1,83 @@
+"""The pipeline: crawl -> extract -> index -> resolve (graph) -> check -> filter."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+import networkx as nx
+
+from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl
+from anchorcheck.errors import ConfigError
+from anchorcheck.finding import Finding
+from anchorcheck.graph import build_graph
+from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
+from anchorcheck.rules import REGISTRY, CheckContext, Rule
+from anchorcheck.workspace import Settings, Workspace
+
+
+@dataclass(frozen=True, slots=True)
+class FingerprintedFinding:
+    finding: Finding
+    fingerprint: str
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    workspace: Workspace
+    index: WorkspaceIndex
+    resolutions: tuple[Resolution, ...]
+    graph: nx.MultiDiGraph
+    findings: tuple[FingerprintedFinding, ...]
+
+
+def index_workspace(
+    workspace: Workspace,
+    memo: BlobMemo | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> WorkspaceIndex:
+    snapshots: list[SnapshotIndex] = []
+    for spec in workspace.repos:
+        step = None if progress is None else (lambda d, t, n=spec.name: progress(n, d, t))
+        snapshots.append(crawl(spec, workspace.settings, memo, step))
+    return WorkspaceIndex(snapshots, workspace.repos)
+
+
+def enabled_rules(settings: Settings, extra: Iterable[str] = ()) -> list[Rule]:
+    wanted = set(settings.enable) | {c.upper() for c in extra}
+    for code in sorted(wanted | set(settings.disable)):
+        if code not in REGISTRY:
+            raise ConfigError(f"unknown rule code {code!r} (see 'anchorcheck rules')")
+    return [
+        r for r in REGISTRY.values()
+        if (r.enabled_by_default or r.code in wanted) and r.code not in settings.disable
+    ]
+
+
+def run_check(
+    workspace: Workspace,
+    memo: BlobMemo | None = None,
+    enable: Iterable[str] = (),
+    progress: Callable[[str, int, int], None] | None = None,
+) -> CheckResult:
+    index = index_workspace(workspace, memo, progress)
+    resolver = Resolver(index, workspace.settings.headings)
+    resolutions = tuple(resolver.resolve(ref) for ref in index.references)
+    graph = build_graph(index, resolutions)
+    ctx = CheckContext(index, graph)
+    findings = [f for rule in enabled_rules(workspace.settings, enable) for f in rule.check(ctx, rule)]
+    return CheckResult(workspace, index, resolutions, graph, fingerprint(findings))
+
+
+def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:
+    """Fingerprints without line numbers, numbered when the same finding repeats in
+    one file, so a baseline entry survives lines moving above it."""
+    seen: Counter[str] = Counter()
+    out = []
+    for f in sorted(findings, key=lambda f: f.sort_key):
+        base = f.base_fingerprint()
+        n = seen[base]
+        seen[base] += 1
+        out.append(FingerprintedFinding(f, base if n == 0 else f"{base}-{n}"))
+    return tuple(out)

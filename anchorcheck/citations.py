@@ -1,0 +1,210 @@
+"""Finding references in comment blocks.
+
+A comment block's lines are joined with newlines (leaders already removed) and the
+patterns below run over the joined text, so a reference may wrap across lines of one
+block. Every pattern starts with a literal or a narrow class and has no nested
+unbounded repetition, so matching is linear in the block's length.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from anchorcheck.anchor import fold_space
+from anchorcheck.comment import Comment
+from anchorcheck.headings import note_definition_spans
+from anchorcheck.languages import language_of
+from anchorcheck.reference import Reference, RefKind
+
+_WORD = r"[A-Z0-9][A-Z0-9'&/-]*"
+_CAPS = rf"{_WORD}(?:[ \t]*\n?[ \t]*{_WORD}){{1,9}}"
+_QUOTED = (
+    r"\"(?P<q1>[^\"\n]{2,100}(?:\n[^\"\n]{1,100})?)\""
+    r"|'(?P<q2>[^'\n]{2,100}(?:\n[^'\n]{1,100})?)'"
+    r"|`(?P<q3>[^`\n]{2,100}(?:\n[^`\n]{1,100})?)`"
+    r"|“(?P<q4>[^”\n]{2,100}(?:\n[^”\n]{1,100})?)”"
+)
+_REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]*):(?=[A-Za-z_.~])"
+_PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]*[A-Za-z0-9_+-])"
+_LOC = rf"(?:{_REPO})?{_PATH}"
+_LEAD = r"(?i:see|per|under|cf\.?|described\s+in|explained\s+in)"
+_NOUN = r"(?:[ \t\n]+(?i:note|section|heading|comment|block))?"
+
+# see HEADING in LOC / see "Heading" [in LOC]
+_SEE = re.compile(
+    rf"\b{_LEAD}[ \t\n]+(?:(?i:the)[ \t\n]+)?(?:{_QUOTED}|(?P<caps>{_CAPS})){_NOUN}"
+    rf"(?:[ \t\n]*,?[ \t\n]+in[ \t\n]+(?:the[ \t\n]+)?{_LOC})?"
+)
+# HEADING (in LOC)
+_PAREN = re.compile(rf"(?:{_QUOTED}|(?P<caps>{_CAPS}))[ \t\n]*\([ \t\n]*in[ \t\n]+{_LOC}[ \t\n]*\)")
+# LOC § HEADING
+_SECTION = re.compile(rf"{_LOC}[ \t\n]*§[ \t\n]*(?:{_QUOTED}|(?P<caps>{_CAPS}))")
+# LOC#HEADING, LOC#slug, LOC#L10-L20
+_FRAGMENT = re.compile(
+    rf"(?<![\w/.(\[])(?:{_REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]*"
+    r"\.[A-Za-z0-9]{1,10})#(?:L(?P<l1>\d+)(?:-L?(?P<l2>\d+))?\b|(?P<caps>"
+    rf"{_CAPS})|(?P<slug>[\w-]*[\w]))"
+)
+_NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\]\n]{1,200}(?:\n[^\]\n]{1,200})?)\]")
+_MD_LINK = re.compile(r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^)\s]{1,500})(?:[ \t]+\"[^\"\n]*\")?\)")
+_BLOB_URL = re.compile(
+    r"https?://github\.com/(?P<owner>[\w.-]+)/(?P<name>[\w.-]+)/(?:blob|tree)/(?P<ref>[^/\s]+)/"
+    r"(?P<path>[^\s#?)>\]\"'`]+)(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
+)
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,10}$")
+_GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    text: str
+    starts: list[int]
+    comment: Comment
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        idx = bisect_right(self.starts, offset) - 1
+        cl = self.comment.lines[idx]
+        return cl.line, cl.col + offset - self.starts[idx]
+
+
+def _join(comment: Comment) -> _Joined:
+    starts: list[int] = []
+    parts: list[str] = []
+    pos = 0
+    for cl in comment.lines:
+        starts.append(pos)
+        parts.append(cl.text)
+        pos += len(cl.text) + 1
+    return _Joined("\n".join(parts), starts, comment)
+
+
+_PLAIN_EXTENSIONS = frozenset(
+    {".txt", ".json", ".rst", ".lock", ".csv", ".j2", ".tmpl", ".gotmpl", ".env", ".in"}
+)
+
+
+def looks_like_path(path: str) -> bool:
+    """A location must look like a file: a directory part, or an extension of a file
+    kind we know. `networkx.algorithms` (a module) and `1.9.59` (a version) are not."""
+    if "://" in path or path.startswith("www."):
+        return False
+    if "/" in path.strip("/"):
+        return True
+    ext = _EXTENSION.search(path)
+    return ext is not None and (
+        language_of(path) is not None or ext.group(0).lower() in _PLAIN_EXTENSIONS
+    )
+
+
+def find_references(comment: Comment) -> Iterator[Reference]:
+    joined = _join(comment)
+    taken: list[tuple[int, int]] = []
+
+    def free(m: re.Match[str]) -> bool:
+        s, e = m.span()
+        if any(s < te and ts < e for ts, te in taken):
+            return False
+        taken.append((s, e))
+        return True
+
+    definitions = note_definition_spans(comment)
+    for m in _NOTE.finditer(joined.text):
+        line, col = joined.locate(m.start())
+        if (line, col) in definitions:
+            taken.append(m.span())
+            continue
+        if free(m):
+            name = fold_space(_GUTTER.sub(" ", m.group("name")))
+            yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name)
+    for m in _BLOB_URL.finditer(joined.text):
+        if free(m):
+            yield _blob_url_reference(joined, m)
+    for m in _MD_LINK.finditer(joined.text):
+        ref = _md_link_reference(joined, m)
+        if ref is not None and free(m):
+            yield ref
+    for pattern in (_SEE, _PAREN, _SECTION, _FRAGMENT):
+        for m in pattern.finditer(joined.text):
+            ref = _heading_reference(joined, m, pattern is _FRAGMENT)
+            if ref is not None and free(m):
+                yield ref
+
+
+def _flat(text: str) -> str:
+    return fold_space(_GUTTER.sub(" ", text))
+
+
+def _heading_reference(joined: _Joined, m: re.Match[str], fragment: bool) -> Reference | None:
+    groups = m.groupdict()
+    path = groups.get("path")
+    repo = groups.get("repo")
+    if path is not None:
+        path = path.removeprefix("./")
+        if not looks_like_path(path):
+            return None
+    quoted = next((groups[k] for k in ("q1", "q2", "q3", "q4") if groups.get(k)), None)
+    caps = groups.get("caps")
+    line, col = joined.locate(m.start())
+    text = _flat(m.group(0))
+    if fragment and groups.get("l1"):
+        first = int(groups["l1"])
+        last = int(groups["l2"] or first)
+        return Reference.make(RefKind.LINES, line, col, text, target_repo=repo,
+                              target_path=path, lines=(first, last))
+    if fragment and groups.get("slug"):
+        return Reference.make(RefKind.SLUG, line, col, text, name=groups["slug"],
+                              target_repo=repo, target_path=path)
+    name = quoted if quoted is not None else caps
+    if name is None:
+        return None
+    name = _flat(name)
+    if quoted is not None and (name.endswith(")") or not any(ch.isalpha() for ch in name)):
+        return None  # `name()` is a symbol claim, not a heading
+    if path is None and quoted is None:
+        return None  # an unquoted heading needs a location to be told from prose
+    return Reference.make(RefKind.HEADING, line, col, text, name=name, target_repo=repo,
+                          target_path=path)
+
+
+def _md_link_reference(joined: _Joined, m: re.Match[str]) -> Reference | None:
+    target = m.group("target").strip("<>")
+    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith("//"):
+        return None  # a URL (blob URLs into the workspace are read separately)
+    if any(ch in target for ch in "{}$<>|*"):
+        return None  # templated or a glob, not a link
+    path, _, frag = target.partition("#")
+    path = path.split("?", 1)[0]
+    line, col = joined.locate(m.start())
+    text = _flat(m.group(0))
+    if not path:
+        if not frag:
+            return None
+        return Reference.make(RefKind.SLUG, line, col, text, name=frag, relative=True,
+                              target_path=None)
+    lines = re.fullmatch(r"L(\d+)(?:-L(\d+))?", frag)
+    if lines:
+        first = int(lines.group(1))
+        return Reference.make(RefKind.LINES, line, col, text, target_path=path, relative=True,
+                              lines=(first, int(lines.group(2) or first)))
+    if frag:
+        return Reference.make(RefKind.SLUG, line, col, text, name=frag, target_path=path,
+                              relative=True)
+    return Reference.make(RefKind.PATH, line, col, text, target_path=path, relative=True)
+
+
+def _blob_url_reference(joined: _Joined, m: re.Match[str]) -> Reference:
+    line, col = joined.locate(m.start())
+    # The repo is kept as `owner/name`; the resolver maps it to a workspace repo by
+    # name or configured URL, and ignores the link when none matches.
+    repo = f"{m.group('owner')}/{m.group('name')}"
+    path = m.group("path").rstrip(".,;:")
+    if m.group("l1"):
+        first = int(m.group("l1"))
+        return Reference.make(RefKind.LINES, line, col, m.group(0), target_repo=repo,
+                              target_path=path, lines=(first, int(m.group("l2") or first)),
+                              via_url=True)
+    return Reference.make(RefKind.PATH, line, col, m.group(0), target_repo=repo,
+                          target_path=path, via_url=True)

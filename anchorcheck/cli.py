@@ -1,0 +1,210 @@
+"""Command line: `anchorcheck check | anchors | refs | rules | demo`."""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from anchorcheck import __version__
+from anchorcheck.check import CheckResult, run_check
+from anchorcheck.errors import AnchorcheckError
+from anchorcheck.finding import Severity
+from anchorcheck.graph import anchor_node, citation_count
+from anchorcheck.report import render_json, render_text, safe_text
+from anchorcheck.resolve import Status
+from anchorcheck.rules import REGISTRY, rule_by_name_or_code
+from anchorcheck.workspace import Workspace, load_workspace
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+def workspace_options(fn: F) -> F:
+    """The options every command that reads repos shares."""
+    opts = [
+        click.option("--config", "config", type=click.Path(path_type=Path, dir_okay=False),
+                     help="Workspace file (default: ./anchorcheck.toml if present)."),
+        click.option("--repo", "repos", multiple=True, metavar="NAME=PATH",
+                     help="Add a repo, or override a configured repo's path. Repeatable."),
+        click.option("--ref", "refs", multiple=True, metavar="NAME=REF",
+                     help="Check repo NAME at REF (branch, tag, sha, refs/pull/N/head)."),
+        click.option("--debug", is_flag=True, help="Show tracebacks on errors."),
+    ]
+    for opt in reversed(opts):
+        fn = opt(fn)
+    return fn
+
+
+def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]) -> Workspace:
+    ws = load_workspace(config, repos, refs)
+    for warning in ws.warnings:
+        click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
+    return ws
+
+
+def _colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="anchorcheck")
+def cli() -> None:
+    """Check that the comments carrying your decisions still point at something true:
+    named headings, citations across repos, and what lies between."""
+
+
+@cli.command()
+@workspace_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
+              default="error", show_default=True,
+              help="Exit 1 when a finding at or above this severity remains.")
+@click.option("--enable", "enable", multiple=True, metavar="CODE",
+              help="Turn on a rule that is off by default (e.g. AC120). Repeatable.")
+def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+          fmt: str, fail_on: str, enable: tuple[str, ...]) -> None:
+    """Report dangling, misplaced, ambiguous and duplicate references and anchors."""
+    result = run_check(_workspace(config, repos, refs), enable=enable)
+    findings = result.findings
+    if fmt == "json":
+        click.echo(render_json(result, findings), nl=False)
+    else:
+        click.echo(render_text(findings, _colour()), nl=False)
+    if fail_on != "never":
+        threshold = Severity.parse(fail_on)
+        if any(ff.finding.severity >= threshold for ff in findings):
+            sys.exit(EXIT_FINDINGS)
+
+
+@cli.command()
+@workspace_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+            fmt: str) -> None:
+    """List every anchor: name, kind, location, and how many references cite it."""
+    result = run_check(_workspace(config, repos, refs))
+    rows = _anchor_rows(result)
+    if fmt == "json":
+        click.echo(json.dumps({"anchors": rows}, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        click.echo(f"{row['repo']}:{row['path']}:{row['line']}: {row['kind']} "
+                   f"{safe_text(row['name'])} ({row['citations']} citing)")
+    click.echo(f"{len(rows)} anchors.")
+
+
+def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
+    rows = []
+    for anchor in sorted(result.index.anchors, key=lambda a: (a.repo, a.path, a.line, a.col)):
+        rows.append({
+            "name": anchor.name,
+            "kind": anchor.kind.value,
+            "repo": anchor.repo,
+            "path": anchor.path,
+            "line": anchor.line,
+            "slug": anchor.slug,
+            "citations": citation_count(result.graph, anchor_node(anchor)),
+        })
+    return rows
+
+
+@cli.command()
+@workspace_options
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--all", "show_all", is_flag=True,
+              help="Also list links into repos outside the workspace.")
+def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+         fmt: str, show_all: bool) -> None:
+    """List every reference and what it resolved to."""
+    result = run_check(_workspace(config, repos, refs))
+    rows: list[dict[str, Any]] = []
+    for res in sorted(result.resolutions, key=lambda r: (r.reference.repo, r.reference.path,
+                                                         r.reference.line, r.reference.col)):
+        if res.status is Status.EXTERNAL and not show_all:
+            continue
+        ref = res.reference
+        targets = [f"{a.repo}:{a.path}:{a.line}" for a in res.anchors] or [
+            f"{repo}:{path}" for repo, path in res.files
+        ]
+        rows.append({
+            "repo": ref.repo, "path": ref.path, "line": ref.line, "column": ref.col + 1,
+            "kind": ref.kind.value, "text": ref.text, "status": res.status.value,
+            "targets": targets,
+        })
+    if fmt == "json":
+        click.echo(json.dumps({"references": rows}, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        target = ", ".join(row["targets"]) or "-"
+        click.echo(f"{row['repo']}:{row['path']}:{row['line']}:{row['column']}: "
+                   f"{safe_text(row['text'])} -> {row['status']} {target}")
+    click.echo(f"{len(rows)} references.")
+
+
+@cli.command()
+@click.argument("code", required=False)
+def rules(code: str | None) -> None:
+    """List the rules, or print one rule's documentation."""
+    if code:
+        rule = rule_by_name_or_code(code)
+        if rule is None:
+            raise AnchorcheckError(f"unknown rule {code!r} (see 'anchorcheck rules')")
+        state = "on" if rule.enabled_by_default else "off"
+        click.echo(f"{rule.code} {rule.name} ({rule.severity.label}, {state} by default)\n")
+        click.echo(inspect.cleandoc(rule.doc))
+        return
+    for rule in REGISTRY.values():
+        state = "" if rule.enabled_by_default else "  [off by default]"
+        click.echo(f"{rule.code}  {rule.name:<22} {rule.severity.label:<8} {rule.summary}{state}")
+
+
+@cli.command()
+@click.option("--keep", type=click.Path(path_type=Path, file_okay=False),
+              help="Build the demo workspace here and keep it (default: a temp folder).")
+def demo(keep: Path | None) -> None:
+    """Build a three-repo workspace that tells the seed story, and check it."""
+    from anchorcheck.demo import run_demo
+
+    run_demo(keep, colour=_colour(), echo=click.echo)
+
+
+def main() -> None:
+    debug = "--debug" in sys.argv[1:]
+    try:
+        cli.main(prog_name="anchorcheck", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_ERROR)
+    except click.exceptions.Abort:
+        click.echo("anchorcheck: aborted", err=True)
+        sys.exit(EXIT_ERROR)
+    except AnchorcheckError as exc:
+        if debug:
+            traceback.print_exc()
+        click.echo(f"anchorcheck: error: {safe_text(str(exc))}", err=True)
+        sys.exit(EXIT_ERROR)
+    except BrokenPipeError:
+        # `anchorcheck anchors | head`: the reader left; that is not an error of ours.
+        sys.stderr.close()
+        sys.exit(EXIT_CLEAN)
+    except Exception as exc:  # a bug of ours: one line unless asked for more
+        if debug:
+            traceback.print_exc()
+        click.echo(f"anchorcheck: internal error: {type(exc).__name__}: {safe_text(str(exc))} "
+                   "(run with --debug for a traceback)", err=True)
+        sys.exit(EXIT_ERROR)
+

@@ -1,0 +1,155 @@
+"""Crawl: one repo at one ref, read from git objects, into a snapshot index."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+from anchorcheck.anchor import Anchor
+from anchorcheck.extract import BlobIndex, ExtractOptions, extract
+from anchorcheck.gitio import GitRepo, TreeEntry
+from anchorcheck.languages import language_of
+from anchorcheck.reference import Reference
+from anchorcheck.workspace import RepoSpec, Settings
+
+_BINARY_SNIFF = 8000
+
+BlobMemo = dict[tuple[str, str, ExtractOptions], BlobIndex]
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    path: str
+    reason: str  # "binary", "too large", "not UTF-8", "submodule", "symlink"
+
+
+@dataclass(frozen=True, slots=True)
+class SnapshotIndex:
+    """What one repo at one commit defines and cites. `paths` holds every file in the
+    tree (read or not), so a citation of an image or a lock file still resolves."""
+
+    repo: str
+    ref: str
+    commit: str
+    paths: frozenset[str]
+    anchors: tuple[Anchor, ...]
+    references: tuple[Reference, ...]
+    line_counts: dict[str, int] = field(hash=False, compare=False)
+    skipped: tuple[SkippedFile, ...] = ()
+    files_read: int = 0
+    bytes_read: int = 0
+
+
+@dataclass
+class CrawlStats:
+    files_read: int = 0
+    bytes_read: int = 0
+    blobs_extracted: int = 0
+
+
+def extract_options(settings: Settings) -> ExtractOptions:
+    return ExtractOptions(headings=settings.headings, markdown=settings.markdown_headings)
+
+
+def crawl(
+    spec: RepoSpec,
+    settings: Settings,
+    memo: BlobMemo | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SnapshotIndex:
+    repo = GitRepo(spec.path)
+    commit = repo.resolve(spec.ref)
+    entries = repo.list_tree(commit)
+    return index_entries(repo, spec, commit, entries, settings, memo, progress)
+
+
+def index_entries(
+    repo: GitRepo,
+    spec: RepoSpec,
+    commit: str,
+    entries: Iterable[TreeEntry],
+    settings: Settings,
+    memo: BlobMemo | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> SnapshotIndex:
+    options = extract_options(settings)
+    memo = {} if memo is None else memo
+    skipped: list[SkippedFile] = []
+    paths: set[str] = set()
+    to_read: dict[str, list[tuple[str, str]]] = {}  # oid -> [(path, language)]
+    entry_list = list(entries)
+    for entry in entry_list:
+        if entry.is_submodule:
+            skipped.append(SkippedFile(entry.path, "submodule"))
+            continue
+        paths.add(entry.path)
+        if entry.is_symlink:
+            continue  # never followed: its target may lie outside the snapshot
+        lang = language_of(entry.path)
+        if lang is None:
+            continue
+        if entry.size > settings.max_file_size:
+            skipped.append(SkippedFile(entry.path, "too large"))
+            continue
+        to_read.setdefault(entry.oid, []).append((entry.path, lang))
+
+    per_path: dict[str, BlobIndex] = {}
+    pending = []
+    for oid, users in to_read.items():
+        if all((oid, lang, options) in memo for _, lang in users):
+            for path, lang in users:
+                per_path[path] = memo[(oid, lang, options)]
+        else:
+            pending.append(oid)
+
+    files_read = bytes_read = 0
+    for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):
+        files_read += 1
+        bytes_read += len(data)
+        if progress is not None:
+            progress(done, len(pending))
+        text, reason = decode_blob(data)
+        for path, lang in to_read.get(oid, []):
+            if text is None:
+                skipped.append(SkippedFile(path, reason))
+                continue
+            key = (oid, lang, options)
+            if key not in memo:
+                memo[key] = extract(text, lang, options)
+            per_path[path] = memo[key]
+
+    anchors: list[Anchor] = []
+    refs: list[Reference] = []
+    line_counts: dict[str, int] = {}
+    for path in sorted(per_path):
+        blob = per_path[path]
+        line_counts[path] = blob.line_count
+        anchors.extend(replace(a, repo=spec.name, path=path) for a in blob.anchors)
+        refs.extend(replace(r, repo=spec.name, path=path) for r in blob.references)
+    return SnapshotIndex(
+        repo=spec.name,
+        ref=spec.ref,
+        commit=commit,
+        paths=frozenset(paths),
+        anchors=tuple(anchors),
+        references=tuple(refs),
+        line_counts=line_counts,
+        skipped=tuple(sorted(skipped, key=lambda s: s.path)),
+        files_read=files_read,
+        bytes_read=bytes_read,
+    )
+
+
+def decode_blob(data: bytes) -> tuple[str | None, str]:
+    """The blob's text, or None and why it is not read as text."""
+    if b"\0" in data[:_BINARY_SNIFF]:
+        return None, "binary"
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None, "not UTF-8"
+    # Line numbers must match what editors and GitHub show: CRLF counts as one line
+    # end, and a lone CR (classic Mac) as one too.
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.removeprefix("\ufeff"), ""

@@ -1,0 +1,15 @@
+"""Errors the user can act on. The CLI turns each into one line and exit code 2."""
+
+from __future__ import annotations
+
+
+class AnchorcheckError(Exception):
+    """A usage, configuration or git problem: reported as one line, exit code 2."""
+
+
+class ConfigError(AnchorcheckError):
+    """The workspace configuration is malformed or names something that is not there."""
+
+
+class GitError(AnchorcheckError):
+    """A repository or ref cannot be read."""

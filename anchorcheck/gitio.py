@@ -1,0 +1,161 @@
+"""The git edge: opening repositories, resolving refs, listing trees, streaming blobs.
+
+Files are read from git objects, never from a checkout, so any ref (a PR head that
+is not checked out, a bare mirror) can be checked. Arguments go to git as a list,
+never through a shell, and every ref is checked before use.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import git
+
+from anchorcheck.errors import GitError
+
+_MODE_SYMLINK = "120000"
+_MODE_SUBMODULE = "160000"
+
+
+@dataclass(frozen=True, slots=True)
+class TreeEntry:
+    path: str
+    mode: str
+    kind: str  # "blob" or "commit" (a submodule)
+    oid: str
+    size: int  # -1 for submodules
+
+    @property
+    def is_symlink(self) -> bool:
+        return self.mode == _MODE_SYMLINK
+
+    @property
+    def is_submodule(self) -> bool:
+        return self.mode == _MODE_SUBMODULE or self.kind == "commit"
+
+
+def check_ref(ref: str) -> str:
+    if not ref or ref.startswith("-") or any(ch in ref for ch in "\0\n\r"):
+        raise GitError(f"invalid ref {ref!r}: a ref may not be empty or start with '-'")
+    return ref
+
+
+class GitRepo:
+    """One local repository (work tree or bare), addressed by its git directory."""
+
+    def __init__(self, path: Path) -> None:
+        if not path.exists():
+            raise GitError(f"{path}: no such directory")
+        try:
+            repo = git.Repo(path, search_parent_directories=False)
+        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+            repo = self._open_bare_without_config(path)
+        self.path = path
+        # Passing the git directory explicitly works for work trees, bare repos and
+        # mirrors that lack a `config` file, which GitPython's own detection misreads.
+        self.git_dir = str(Path(repo.git_dir).resolve())
+        self._repo = repo
+
+    @staticmethod
+    def _open_bare_without_config(path: Path) -> git.Repo:
+        if (path / "objects").is_dir() and (path / "HEAD").is_file():
+            try:
+                return git.Repo(path, search_parent_directories=False)
+            except git.GitError:
+                pass
+        raise GitError(f"{path}: not a git repository")
+
+    def _git(self, *args: str, input_text: str | None = None) -> str:
+        try:
+            done = subprocess.run(
+                ["git", f"--git-dir={self.git_dir}", *args],
+                input=input_text,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode != 0:
+            detail = done.stderr.strip().splitlines()
+            raise GitError(f"{self.path}: git {args[0]} failed: {detail[-1] if detail else '?'}")
+        return done.stdout
+
+    def resolve(self, ref: str) -> str:
+        """The commit id `ref` names (branch, tag, sha, refs/pull/N/head...)."""
+        check_ref(ref)
+        try:
+            return self._git("rev-parse", "--verify", "--quiet", "--end-of-options",
+                             f"{ref}^{{commit}}").strip()
+        except GitError:
+            raise GitError(f"{self.path}: unknown ref {ref!r}") from None
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        try:
+            out = self._git("merge-base", "--end-of-options", a, b).strip()
+        except GitError:
+            return None
+        return out or None
+
+    def list_tree(self, commit: str) -> list[TreeEntry]:
+        out = self._git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+        entries = []
+        for record in out.split("\0"):
+            if not record:
+                continue
+            meta, _, path = record.partition("\t")
+            mode, kind, oid, size = meta.split(None, 3)
+            entries.append(TreeEntry(path, mode, kind, oid, int(size) if size.isdigit() else -1))
+        return entries
+
+    def changed_paths(self, base: str, head: str) -> list[str]:
+        out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
+        return [p for p in out.split("\0") if p]
+
+    def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        """Stream blobs through one `git cat-file --batch`: a writer thread feeds ids
+        while this thread reads, so git never waits on us between objects."""
+        wanted = list(oids)
+        if not wanted:
+            return
+        proc = subprocess.Popen(
+            ["git", f"--git-dir={self.git_dir}", "cat-file", "--batch"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
+        assert proc.stdin is not None and proc.stdout is not None
+        stdin, stdout = proc.stdin, proc.stdout
+
+        def feed() -> None:
+            try:
+                for oid in wanted:
+                    stdin.write(oid.encode() + b"\n")
+                stdin.close()
+            except (BrokenPipeError, OSError):
+                pass
+
+        writer = threading.Thread(target=feed, daemon=True)
+        writer.start()
+        try:
+            for _ in wanted:
+                header = stdout.readline()
+                if not header:
+                    raise GitError(f"{self.path}: git cat-file stopped early")
+                parts = header.split()
+                if len(parts) < 3 or parts[1] == b"missing":
+                    yield parts[0].decode(), b""
+                    continue
+                size = int(parts[2])
+                data = stdout.read(size)
+                stdout.read(1)
+                yield parts[0].decode(), data
+        finally:
+            writer.join(timeout=5)
+            stdout.close()
+            proc.kill() if proc.poll() is None else None
+            proc.wait()

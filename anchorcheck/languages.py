@@ -1,0 +1,50 @@
+"""Which comment syntax a file uses, decided from its name alone (no content sniffing)."""
+
+from __future__ import annotations
+
+import posixpath
+
+# Family names are the keys of scanners.SCANNERS, plus "markdown".
+_BY_EXTENSION: dict[str, str] = {
+    ".py": "python", ".pyi": "python", ".pyx": "python",
+    ".yaml": "yaml", ".yml": "yaml", ".tpl": "yaml",
+    ".sh": "shell", ".bash": "shell", ".zsh": "shell", ".ksh": "shell",
+    ".toml": "toml",
+    ".ini": "ini", ".cfg": "ini", ".conf": "ini", ".properties": "ini",
+    ".go": "c", ".c": "c", ".h": "c", ".cc": "c", ".cpp": "c", ".cxx": "c", ".hpp": "c",
+    ".hh": "c", ".hxx": "c", ".java": "c", ".kt": "c", ".kts": "c", ".scala": "c",
+    ".swift": "c", ".cs": "c", ".js": "js", ".jsx": "js", ".mjs": "js", ".cjs": "js",
+    ".ts": "js", ".tsx": "js", ".mts": "js", ".cts": "js", ".rs": "rust",
+    ".proto": "c", ".css": "css", ".scss": "c", ".less": "c", ".tf": "hcl", ".hcl": "hcl",
+    ".hs": "haskell", ".lhs": "haskell", ".hsc": "haskell", ".hs-boot": "haskell",
+    ".cmm": "c", ".x": "haskell", ".y": "haskell",
+    ".sql": "sql", ".lua": "sql",
+    ".html": "html", ".htm": "html", ".xml": "html", ".svg": "html", ".xsl": "html",
+    ".vue": "html",
+    ".mk": "make",
+    ".rb": "hash", ".pl": "hash", ".pm": "hash", ".r": "hash", ".R": "hash",
+    ".cmake": "hash", ".nix": "hash", ".ps1": "hash",
+    ".md": "markdown", ".markdown": "markdown",
+}
+
+_BY_NAME: dict[str, str] = {
+    "Dockerfile": "dockerfile", "Containerfile": "dockerfile",
+    "Makefile": "make", "GNUmakefile": "make", "makefile": "make",
+    "CMakeLists.txt": "hash", "Jenkinsfile": "c", "Vagrantfile": "hash",
+    "Gemfile": "hash", "Rakefile": "hash", "BUILD": "python", "WORKSPACE": "python",
+    ".gitignore": "ini", ".dockerignore": "ini", ".editorconfig": "ini",
+    ".bashrc": "shell", ".profile": "shell",
+}
+
+
+def language_of(path: str) -> str | None:
+    """The comment family of `path`, or None when anchorcheck does not read such files."""
+    name = posixpath.basename(path)
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    if name.startswith("Dockerfile.") or name.endswith(".dockerfile"):
+        return "dockerfile"
+    _, ext = posixpath.splitext(name)
+    if ext in _BY_EXTENSION:
+        return _BY_EXTENSION[ext]
+    return _BY_EXTENSION.get(ext.lower())

@@ -1,0 +1,64 @@
+"""References: citations of an anchor, a file, or lines, found inside comments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class RefKind(StrEnum):
+    HEADING = "heading"  # a named heading, with or without a location
+    NOTE = "note"  # GHC-style Note [Title]
+    SLUG = "fragment"  # PATH#slug or a Markdown link with a fragment
+    PATH = "path"  # a file (Markdown link, blob URL) with no heading
+    LINES = "lines"  # a file and a line range (blob URL #L.., PATH#L..)
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """One citation. `target_repo`/`target_path` are as written (None when the
+    reference names no location); `name` is the heading, note title or fragment."""
+
+    kind: RefKind
+    line: int
+    col: int
+    text: str
+    name: str | None = None
+    target_repo: str | None = None
+    target_path: str | None = None
+    relative: bool = False  # a Markdown link: the path is relative to the citing file
+    lines: tuple[int, int] | None = None
+    via_url: bool = False  # a GitHub blob URL: target_repo is `owner/name`
+    repo: str = ""
+    path: str = ""
+
+    @classmethod
+    def make(
+        cls,
+        kind: RefKind,
+        line: int,
+        col: int,
+        text: str,
+        *,
+        name: str | None = None,
+        target_repo: str | None = None,
+        target_path: str | None = None,
+        relative: bool = False,
+        lines: tuple[int, int] | None = None,
+        via_url: bool = False,
+    ) -> Reference:
+        if kind in (RefKind.HEADING, RefKind.NOTE, RefKind.SLUG) and not name:
+            raise ValueError(f"a {kind} reference needs a name")
+        if line < 1 or col < 0:
+            raise ValueError(f"bad reference position {line}:{col}")
+        if kind in (RefKind.PATH, RefKind.LINES) and not target_path:
+            raise ValueError(f"a {kind} reference needs a path")
+        return cls(
+            kind, line, col, text, name, target_repo, target_path, relative, lines, via_url
+        )
+
+    @property
+    def location_text(self) -> str:
+        if self.target_path is None:
+            return ""
+        return f"{self.target_repo}:{self.target_path}" if self.target_repo else self.target_path

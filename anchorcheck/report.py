@@ -1,0 +1,93 @@
+"""Reporters: findings as text for people and JSON for tools.
+
+Repo text (headings, references) is untrusted: text output replaces control
+characters (ANSI escapes could rewrite a terminal or a CI log), JSON escapes by
+construction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any
+
+from anchorcheck.check import CheckResult, FingerprintedFinding
+from anchorcheck.finding import Severity
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
+_BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
+
+
+def safe_text(text: str) -> str:
+    """Untrusted text for a terminal or log: control characters shown, not obeyed."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 256
+                        else f"\\u{ord(m.group(0)):04x}", text)
+
+
+def summary(findings: Sequence[FingerprintedFinding]) -> dict[str, Any]:
+    by_sev = Counter(f.finding.severity.label for f in findings)
+    by_code = Counter(f.finding.code for f in findings)
+    return {
+        "total": len(findings),
+        "by_severity": {s.label: by_sev.get(s.label, 0) for s in sorted(Severity, reverse=True)},
+        "by_code": dict(sorted(by_code.items())),
+    }
+
+
+def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
+    if not colour:
+        lines = [
+            f"{f.repo}:{f.path}:{f.line}:{f.column}: {f.code} {safe_text(f.message)}"
+            for f in (ff.finding for ff in findings)
+        ]
+    else:
+        lines = []
+        for (repo, path), group in groupby(findings, key=lambda ff: (ff.finding.repo, ff.finding.path)):
+            lines.append(f"{_BOLD}{safe_text(repo)}:{safe_text(path)}{_RESET}")
+            for ff in group:
+                f = ff.finding
+                c = _COLOURS[f.severity]
+                lines.append(f"  {_DIM}{f.line}:{f.column}{_RESET} {c}{f.code}{_RESET} "
+                             f"{safe_text(f.message)}")
+    s = summary(findings)
+    if s["total"]:
+        parts = ", ".join(f"{n} {sev}" for sev, n in s["by_severity"].items() if n)
+        lines.append(f"Found {s['total']} problem{'s' if s['total'] != 1 else ''} ({parts}).")
+    else:
+        lines.append("No problems found.")
+    return "\n".join(lines) + "\n"
+
+
+def finding_json(ff: FingerprintedFinding) -> dict[str, Any]:
+    f = ff.finding
+    out: dict[str, Any] = {
+        "code": f.code,
+        "rule": f.rule,
+        "severity": f.severity.label,
+        "repo": f.repo,
+        "path": f.path,
+        "line": f.line,
+        "column": f.column,
+        "message": f.message,
+        "fingerprint": ff.fingerprint,
+    }
+    if f.suggestion is not None:
+        out["suggestion"] = f.suggestion
+    return out
+
+
+def render_json(result: CheckResult, findings: Sequence[FingerprintedFinding]) -> str:
+    doc = {
+        "version": 1,
+        "workspace": [
+            {"name": s.repo, "ref": s.ref, "commit": s.commit}
+            for s in result.index.snapshots.values()
+        ],
+        "findings": [finding_json(ff) for ff in findings],
+        "summary": summary(findings),
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,230 @@
+"""Resolution: each reference against the anchors and files of the whole workspace."""
+
+from __future__ import annotations
+
+import difflib
+import posixpath
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from anchorcheck.anchor import Anchor, AnchorKind
+from anchorcheck.crawl import SnapshotIndex
+from anchorcheck.headings import HeadingOptions, caps_heading_text
+from anchorcheck.reference import Reference, RefKind
+from anchorcheck.workspace import RepoSpec
+
+FileId = tuple[str, str]  # (repo, path)
+
+
+class Status(StrEnum):
+    RESOLVED = "resolved"
+    DANGLING = "dangling"  # AC101
+    WRONG_LOCATION = "wrong-location"  # AC102
+    AMBIGUOUS = "ambiguous"  # AC103
+    UNKNOWN_REPO = "unknown-repo"  # AC104
+    DANGLING_PATH = "dangling-path"  # AC105
+    EXTERNAL = "external"  # a URL into a repo outside the workspace: not ours to check
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """`anchors` are what the reference resolved to; for a wrong location, where the
+    anchor really is; for an ambiguous one, the candidates. `files` likewise."""
+
+    reference: Reference
+    status: Status
+    anchors: tuple[Anchor, ...] = ()
+    files: tuple[FileId, ...] = ()
+    suggestions: tuple[str, ...] = ()
+
+
+class WorkspaceIndex:
+    """Lookup tables over every snapshot of the workspace."""
+
+    def __init__(self, snapshots: Sequence[SnapshotIndex], repos: Sequence[RepoSpec]) -> None:
+        self.snapshots = {s.repo: s for s in snapshots}
+        self.repos = {r.name: r for r in repos}
+        self.by_name: dict[str, list[Anchor]] = defaultdict(list)
+        self.notes: dict[str, list[Anchor]] = defaultdict(list)
+        self.by_file: dict[FileId, list[Anchor]] = defaultdict(list)
+        self.suffixes: dict[str, list[FileId]] = defaultdict(list)
+        self.dirs: dict[str, set[str]] = defaultdict(set)
+        self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
+        for snap in snapshots:
+            for anchor in snap.anchors:
+                self.by_file[(anchor.repo, anchor.path)].append(anchor)
+                if anchor.kind is AnchorKind.NOTE:
+                    self.notes[anchor.name].append(anchor)
+                else:
+                    self.by_name[anchor.name].append(anchor)
+            for path in snap.paths:
+                parts = path.split("/")
+                for i in range(len(parts)):
+                    self.suffixes["/".join(parts[i:])].append((snap.repo, path))
+                for i in range(1, len(parts)):
+                    self.dirs[snap.repo].add("/".join(parts[:i]))
+
+    @property
+    def anchors(self) -> Iterable[Anchor]:
+        for snap in self.snapshots.values():
+            yield from snap.anchors
+
+    @property
+    def references(self) -> Iterable[Reference]:
+        for snap in self.snapshots.values():
+            yield from snap.references
+
+    def has_file(self, repo: str, path: str) -> bool:
+        snap = self.snapshots.get(repo)
+        return snap is not None and (path in snap.paths or path.rstrip("/") in self.dirs[repo])
+
+
+class Resolver:
+    def __init__(self, index: WorkspaceIndex, headings: HeadingOptions | None = None) -> None:
+        self.index = index
+        self.headings = headings or HeadingOptions()
+
+    def resolve(self, ref: Reference) -> Resolution:
+        if ref.kind is RefKind.NOTE:
+            return self._note(ref)
+        if ref.target_path is None:
+            if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
+                return self._in_files(ref, ((ref.repo, ref.path),))
+            return self._anywhere(ref)
+        located = self._locate(ref)
+        if isinstance(located, Resolution):
+            if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
+                elsewhere = self._named(ref.name or "")
+                if elsewhere:
+                    return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
+            return located
+        if ref.kind in (RefKind.PATH, RefKind.LINES):
+            return Resolution(ref, Status.RESOLVED, files=located)
+        return self._in_files(ref, located)
+
+    # -- locations ---------------------------------------------------------------
+
+    def _locate(self, ref: Reference) -> tuple[FileId, ...] | Resolution:
+        path = (ref.target_path or "").strip()
+        if ref.via_url:
+            repo = self._repo_for_url(ref.target_repo or "")
+            if repo is None:
+                return Resolution(ref, Status.EXTERNAL)
+            return self._in_repo(ref, repo, path)
+        if ref.target_repo is not None:
+            if ref.target_repo not in self.index.snapshots:
+                return Resolution(ref, Status.UNKNOWN_REPO)
+            return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
+        if ref.relative:
+            if path.startswith("/"):
+                return self._in_repo(ref, ref.repo, path.lstrip("/"))
+            joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
+            if joined.startswith("../") or joined == "..":
+                return Resolution(ref, Status.DANGLING_PATH)
+            return self._in_repo(ref, ref.repo, joined)
+        path = path.lstrip("/")
+        if self.index.has_file(ref.repo, path):
+            return ((ref.repo, path),)
+        head, _, rest = path.partition("/")
+        if rest and head in self.index.snapshots and self.index.has_file(head, rest):
+            return ((head, rest),)
+        matches = self.index.suffixes.get(path, [])
+        if len(matches) == 1:
+            return (matches[0],)
+        if len(matches) > 1:
+            local = tuple(m for m in matches if m[0] == ref.repo)
+            if len(local) == 1:
+                return local
+            if ref.kind is RefKind.HEADING:
+                return tuple(matches)  # the heading may single one out
+            return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
+        return Resolution(ref, Status.DANGLING_PATH)
+
+    def _in_repo(self, ref: Reference, repo: str, path: str) -> tuple[FileId, ...] | Resolution:
+        if self.index.has_file(repo, path):
+            return ((repo, path.rstrip("/")),)
+        return Resolution(ref, Status.DANGLING_PATH, files=((repo, path),))
+
+    def _repo_for_url(self, owner_name: str) -> str | None:
+        key = owner_name.lower()
+        if key in self.index.url_slugs:
+            return self.index.url_slugs[key]
+        name = key.rsplit("/", 1)[-1]
+        return next((r for r in self.index.snapshots if r.lower() == name), None)
+
+    # -- anchors -----------------------------------------------------------------
+
+    def _in_files(self, ref: Reference, files: tuple[FileId, ...]) -> Resolution:
+        name = ref.name or ""
+        hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
+        if len({(a.repo, a.path) for a in hits}) == 1:
+            return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
+        if hits:
+            return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
+        if len(files) > 1:
+            return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))
+        if ref.kind is RefKind.HEADING:
+            elsewhere = self._named(name)
+            if elsewhere:
+                return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere), files=files)
+        local = [a for f in files for a in self.index.by_file.get(f, []) if a.kind is not AnchorKind.NOTE]
+        candidates = [a.slug for a in local] if ref.kind is RefKind.SLUG else [a.name for a in local]
+        suggestions = suggest(name, candidates) or (
+            suggest(name, list(self.index.by_name)) if ref.kind is RefKind.HEADING else []
+        )
+        return Resolution(ref, Status.DANGLING, files=files, suggestions=tuple(suggestions))
+
+    @staticmethod
+    def _matches(ref: Reference, anchor: Anchor) -> bool:
+        if anchor.kind is AnchorKind.NOTE:
+            return False
+        if ref.kind is RefKind.SLUG:
+            frag = (ref.name or "").lower().removeprefix("user-content-")
+            return anchor.slug == frag
+        return anchor.name == ref.name
+
+    def _named(self, name: str) -> list[Anchor]:
+        return list(self.index.by_name.get(name, []))
+
+    def _anywhere(self, ref: Reference) -> Resolution:
+        """A quoted heading with no location: resolves anywhere in the workspace,
+        preferring the citing file, then the citing repo."""
+        name = ref.name or ""
+        found = self._named(name)
+        for scope in (
+            [a for a in found if (a.repo, a.path) == (ref.repo, ref.path)],
+            [a for a in found if a.repo == ref.repo],
+            found,
+        ):
+            if len(scope) == 1:
+                return Resolution(ref, Status.RESOLVED, tuple(scope))
+            if len(scope) > 1:
+                return Resolution(ref, Status.AMBIGUOUS, tuple(scope))
+        suggestions = suggest(name, list(self.index.by_name))
+        # Quoted prose ("see 'Effective Java'") is not a citation: only a heading-shaped
+        # quote, or one close to a real heading, is reported as dangling.
+        if suggestions or caps_heading_text(name, self.headings) == name:
+            return Resolution(ref, Status.DANGLING, suggestions=tuple(suggestions))
+        return Resolution(ref, Status.EXTERNAL)
+
+    def _note(self, ref: Reference) -> Resolution:
+        name = ref.name or ""
+        found = self.index.notes.get(name)
+        if found:
+            return Resolution(ref, Status.RESOLVED, tuple(found))
+        return Resolution(ref, Status.DANGLING, suggestions=tuple(suggest(name, list(self.index.notes))))
+
+
+def suggest(name: str, candidates: list[str]) -> list[str]:
+    """Did-you-mean: same words in another case or spacing first, then small typos."""
+    if not name or not candidates:
+        return []
+    folded = "".join(name.split()).casefold()
+    same = sorted({c for c in candidates if "".join(c.split()).casefold() == folded and c != name})
+    if same:
+        return same[:3]
+    lowered = {c.casefold(): c for c in candidates}
+    close = difflib.get_close_matches(name.casefold(), list(lowered), n=3, cutoff=0.85)
+    return [lowered[c] for c in close if lowered[c] != name]

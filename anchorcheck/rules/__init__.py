@@ -1,0 +1,61 @@
+"""The rule registry: every rule, by code, in one table.
+
+Each rule lives in its own module; importing this package registers them all.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from anchorcheck.finding import Severity
+from anchorcheck.rules.base import CheckContext, CheckFn, Rule
+
+REGISTRY: dict[str, Rule] = {}
+
+
+def rule(
+    code: str, name: str, severity: Severity, *, enabled: bool = True
+) -> Callable[[CheckFn], CheckFn]:
+    """Register a check function; its docstring is the rule's documentation."""
+
+    def register(fn: CheckFn) -> CheckFn:
+        if code in REGISTRY:
+            raise RuntimeError(f"rule code {code} registered twice")
+        REGISTRY[code] = Rule(code, name, severity, enabled, fn.__doc__ or name, fn)
+        return fn
+
+    return register
+
+
+def rule_by_name_or_code(key: str) -> Rule | None:
+    key = key.strip()
+    return REGISTRY.get(key.upper()) or next(
+        (r for r in REGISTRY.values() if r.name == key.lower()), None
+    )
+
+
+# Registration happens on import; the order here is the order of `anchorcheck rules`.
+from anchorcheck.rules import (  # noqa: E402
+    ac101_dangling_reference,
+    ac102_wrong_location,
+    ac103_ambiguous_reference,
+    ac104_unknown_repo,
+    ac105_dangling_path,
+    ac110_duplicate_anchor,
+    ac120_unreferenced_anchor,
+)
+
+__all__ = [
+    "REGISTRY",
+    "CheckContext",
+    "Rule",
+    "ac101_dangling_reference",
+    "ac102_wrong_location",
+    "ac103_ambiguous_reference",
+    "ac104_unknown_repo",
+    "ac105_dangling_path",
+    "ac110_duplicate_anchor",
+    "ac120_unreferenced_anchor",
+    "rule",
+    "rule_by_name_or_code",
+]

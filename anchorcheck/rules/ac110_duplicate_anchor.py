@@ -1,0 +1,35 @@
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterator
+
+from anchorcheck.anchor import Anchor
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+from anchorcheck.rules.wording import anchor_place
+
+
+@rule("AC110", "duplicate-anchor", Severity.WARNING)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """The same anchor is defined twice in one scope.
+
+    What: a caps heading defined twice in one file, or a `Note [Title]` defined twice
+    in the workspace (notes are cited without a location, so their scope is the
+    workspace). Markdown headings are exempt: GitHub numbers repeats (`#usage-1`).
+    Why: a citation can only mean one of them; the other is unreachable or
+    silently confused with the first.
+    Example: two `# ROLLBACK ON THE DEGRADED PATH` comments in one template.
+    """
+    scopes: dict[tuple[str, ...], list[Anchor]] = defaultdict(list)
+    for anchor in ctx.index.anchors:
+        if anchor.kind.value != "markdown-heading":
+            scopes[anchor.scope_key].append(anchor)
+    for group in scopes.values():
+        if len(group) < 2:
+            continue
+        group.sort(key=lambda a: (a.repo, a.path, a.line))
+        first = group[0]
+        for dup in group[1:]:
+            msg = f"{dup.display!r} is defined again here; first defined at {anchor_place(first)}"
+            yield self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display)

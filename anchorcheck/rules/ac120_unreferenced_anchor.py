@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.anchor import Anchor, AnchorKind
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.graph import citation_count, nodes_of_type
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC120", "unreferenced-anchor", Severity.INFO, enabled=False)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """Nothing cites this anchor (off by default).
+
+    What: a caps heading or Note that no reference in the workspace resolves to.
+    Markdown headings are exempt: they are read in a browser, not cited.
+    Why: an anchor nobody cites may be fine as a heading, but in a workspace where
+    headings exist to be cited it often marks a citation that was lost.
+    Example: `# ROLLBACK ON THE DEGRADED PATH` with no `see ROLLBACK ON ...` anywhere.
+    """
+    for node, data in nodes_of_type(ctx.graph, "anchor"):
+        anchor = data["anchor"]
+        assert isinstance(anchor, Anchor)
+        if anchor.kind is AnchorKind.MARKDOWN or citation_count(ctx.graph, node):
+            continue
+        yield self.finding(anchor.repo, anchor.path, anchor.line, anchor.col,
+                           f"{anchor.display!r} is not cited anywhere in the workspace",
+                           anchor.display)

@@ -1,0 +1,56 @@
+"""What a rule is, and what it is given: the resolved graph, never git or files."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import networkx as nx
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.graph import nodes_of_type
+from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+
+
+@dataclass(frozen=True, slots=True)
+class CheckContext:
+    index: WorkspaceIndex
+    graph: nx.MultiDiGraph
+
+    def resolutions(self, status: Status) -> Iterator[Resolution]:
+        for _, data in nodes_of_type(self.graph, "reference"):
+            res = data["resolution"]
+            assert isinstance(res, Resolution)
+            if res.status is status:
+                yield res
+
+
+CheckFn = Callable[[CheckContext, "Rule"], Iterator[Finding]]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A rule: a code that is never reused, a name, a default severity, and a doc
+    with What / Why / Example that `anchorcheck rules CODE` prints."""
+
+    code: str
+    name: str
+    severity: Severity
+    enabled_by_default: bool
+    doc: str
+    check: CheckFn
+
+    @property
+    def summary(self) -> str:
+        return self.doc.strip().splitlines()[0]
+
+    def finding(
+        self, repo: str, path: str, line: int, column: int, message: str, subject: str,
+        suggestion: str | None = None,
+    ) -> Finding:
+        return Finding(self.code, self.name, self.severity, repo, path, line, column + 1,
+                       message, subject, suggestion)
+
+    def at(self, res: Resolution, message: str, suggestion: str | None = None) -> Finding:
+        ref = res.reference
+        return self.finding(ref.repo, ref.path, ref.line, ref.col, message, ref.text, suggestion)

@@ -1,0 +1,225 @@
+"""The workspace: which repos are checked together, at which refs, with which settings."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from anchorcheck.errors import ConfigError
+from anchorcheck.gitio import check_ref
+from anchorcheck.headings import HeadingOptions
+
+CONFIG_NAME = "anchorcheck.toml"
+_REPO_KEYS = frozenset({"name", "path", "ref", "url"})
+_SETTING_KEYS = {
+    "max-file-size": int,
+    "caps-headings": bool,
+    "notes": bool,
+    "markdown-headings": bool,
+    "heading-min-words": int,
+    "heading-max-words": int,
+    "heading-min-letters": int,
+}
+_RULE_KEYS = frozenset({"enable", "disable"})
+
+
+@dataclass(frozen=True, slots=True)
+class RepoSpec:
+    """A name plus a local git directory (work tree or bare) plus a ref."""
+
+    name: str
+    path: Path
+    ref: str = "HEAD"
+    url: str | None = None
+
+    @classmethod
+    def make(cls, name: str, path: Path, ref: str = "HEAD", url: str | None = None) -> RepoSpec:
+        if not name or any(ch in name for ch in ":/\\ \t\n"):
+            raise ConfigError(f"invalid repo name {name!r}: no ':', '/', or spaces")
+        return cls(name, path, check_ref(ref), url)
+
+    @property
+    def url_slug(self) -> str | None:
+        """`owner/name` of a GitHub URL, so blob URLs can be mapped to this repo."""
+        if not self.url:
+            return None
+        tail = self.url.rstrip("/").removesuffix(".git")
+        parts = tail.replace(":", "/").split("/")
+        return "/".join(parts[-2:]) if len(parts) >= 2 else None
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    max_file_size: int = 2_000_000
+    headings: HeadingOptions = field(default_factory=HeadingOptions)
+    markdown_headings: bool = True
+    enable: frozenset[str] = frozenset()
+    disable: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Workspace:
+    repos: tuple[RepoSpec, ...]
+    settings: Settings = field(default_factory=Settings)
+    source: str = "command line"
+    warnings: tuple[str, ...] = ()
+
+    def repo(self, name: str) -> RepoSpec | None:
+        return next((r for r in self.repos if r.name == name), None)
+
+    def with_refs(self, refs: Mapping[str, str]) -> Workspace:
+        unknown = sorted(set(refs) - {r.name for r in self.repos})
+        if unknown:
+            raise ConfigError(f"--ref names unknown repo {unknown[0]!r}")
+        repos = tuple(replace(r, ref=check_ref(refs.get(r.name, r.ref))) for r in self.repos)
+        return replace(self, repos=repos)
+
+
+def load_workspace(
+    config: Path | None,
+    repo_args: Sequence[str] = (),
+    ref_args: Sequence[str] = (),
+    cwd: Path | None = None,
+) -> Workspace:
+    """The workspace from `--config`/`anchorcheck.toml`, `--repo` and `--ref`; with
+    none of them, the current git repository alone."""
+    cwd = cwd or Path.cwd()
+    overrides = [_split_pair(arg, "--repo", "NAME=PATH") for arg in repo_args]
+    refs = dict(_split_pair(arg, "--ref", "NAME=REF") for arg in ref_args)
+    if config is None and (cwd / CONFIG_NAME).is_file():
+        config = cwd / CONFIG_NAME
+    if config is not None:
+        ws = _read_config(config)
+    elif overrides:
+        ws = Workspace(())
+    else:
+        ws = Workspace((_current_repo(cwd),))
+    repos = list(ws.repos)
+    for name, path in overrides:
+        spec = RepoSpec.make(name, (cwd / path).resolve())
+        existing = next((i for i, r in enumerate(repos) if r.name == name), None)
+        if existing is None:
+            repos.append(spec)
+        else:
+            repos[existing] = replace(repos[existing], path=spec.path)
+    return replace(ws, repos=tuple(repos)).with_refs(refs)
+
+
+def _split_pair(arg: str, option: str, form: str) -> tuple[str, str]:
+    name, sep, value = arg.partition("=")
+    if not sep or not name or not value:
+        raise ConfigError(f"{option} expects {form}, got {arg!r}")
+    return name, value
+
+
+def _current_repo(cwd: Path) -> RepoSpec:
+    done = subprocess.run(
+        ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ConfigError(
+            f"{cwd} is not in a git repository; give --repo NAME=PATH or an {CONFIG_NAME}"
+        )
+    top = Path(done.stdout.strip())
+    return RepoSpec.make(top.name, top)
+
+
+def _read_config(path: Path) -> Workspace:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such config file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    warnings: list[str] = []
+    for key in sorted(set(data) - {"repo", "settings", "rules"}):
+        warnings.append(f"{path}: unknown key {key!r} ignored")
+    base = path.parent.resolve()
+    raw_repos = data.get("repo", [])
+    if not isinstance(raw_repos, list):
+        raise ConfigError(f"{path}: 'repo' must be an array of tables ([[repo]])")
+    repos: list[RepoSpec] = []
+    for i, table in enumerate(raw_repos, start=1):
+        where = f"{path}: [[repo]] #{i}"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table")
+        for key in sorted(set(table) - _REPO_KEYS):
+            warnings.append(f"{where}: unknown key {key!r} ignored")
+        name = _typed(table, "name", str, where, required=True)
+        rel = _typed(table, "path", str, where, required=True)
+        if any(r.name == name for r in repos):
+            raise ConfigError(f"{where}: duplicate repo name {name!r}")
+        repos.append(RepoSpec.make(
+            name,
+            (base / os.path.expanduser(rel)).resolve(),
+            _typed(table, "ref", str, where) or "HEAD",
+            _typed(table, "url", str, where),
+        ))
+    if not repos:
+        raise ConfigError(f"{path}: no [[repo]] tables")
+    settings = _read_settings(data, path, warnings)
+    return Workspace(tuple(repos), settings, str(path), tuple(warnings))
+
+
+def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Settings:
+    raw = data.get("settings", {})
+    rules = data.get("rules", {})
+    if not isinstance(raw, dict) or not isinstance(rules, dict):
+        raise ConfigError(f"{path}: [settings] and [rules] must be tables")
+    for key in sorted(set(raw) - set(_SETTING_KEYS)):
+        warnings.append(f"{path}: [settings] unknown key {key!r} ignored")
+    for key in sorted(set(rules) - _RULE_KEYS):
+        warnings.append(f"{path}: [rules] unknown key {key!r} ignored")
+    where = f"{path}: [settings]"
+    values = {key: _typed(raw, key, kind, where) for key, kind in _SETTING_KEYS.items()}
+    defaults = Settings()
+    h = defaults.headings
+
+    def pick(key: str, default: Any) -> Any:
+        return default if values[key] is None else values[key]
+
+    headings = HeadingOptions(
+        caps=pick("caps-headings", h.caps),
+        notes=pick("notes", h.notes),
+        min_words=pick("heading-min-words", h.min_words),
+        max_words=pick("heading-max-words", h.max_words),
+        min_letters=pick("heading-min-letters", h.min_letters),
+    )
+    return Settings(
+        max_file_size=pick("max-file-size", defaults.max_file_size),
+        headings=headings,
+        markdown_headings=pick("markdown-headings", defaults.markdown_headings),
+        enable=frozenset(_codes(rules, "enable", path)),
+        disable=frozenset(_codes(rules, "disable", path)),
+    )
+
+
+def _codes(rules: dict[str, Any], key: str, path: Path) -> list[str]:
+    value = rules.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{path}: [rules] {key} must be a list of rule codes")
+    return [v.upper() for v in value]
+
+
+def _typed(
+    table: dict[str, Any], key: str, kind: type | Callable[..., Any], where: str,
+    required: bool = False,
+) -> Any:
+    if key not in table:
+        if required:
+            raise ConfigError(f"{where}: missing required key {key!r}")
+        return None
+    value = table[key]
+    # bool is an int in Python; a config `max-file-size = true` is still a mistake.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):  # type: ignore[arg-type]
+        expected = getattr(kind, "__name__", str(kind))
+        raise ConfigError(f"{where}: {key!r} must be {expected}, got {type(value).__name__}")
+    return value
