@@ -20,7 +20,9 @@ from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference, RefKind
 
 _WORD = r"[A-Z0-9][A-Z0-9'&/-]*"
-_CAPS = rf"{_WORD}(?:[ \t]*\n?[ \t]*{_WORD}){{1,9}}"
+# Words are separated by at least one blank: an empty separator would let one word
+# split into many, and the matcher would try every split (exponential).
+_CAPS = rf"{_WORD}(?:[ \t\n]+{_WORD}){{1,9}}"
 _QUOTED = (
     r"\"(?P<q1>[^\"\n]{2,100}(?:\n[^\"\n]{1,100})?)\""
     r"|'(?P<q2>[^'\n]{2,100}(?:\n[^'\n]{1,100})?)'"

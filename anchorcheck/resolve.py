@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -134,11 +133,11 @@ class Resolver:
         if len(matches) == 1:
             return (matches[0],)
         if len(matches) > 1:
+            if ref.kind in (RefKind.HEADING, RefKind.SLUG):
+                return tuple(matches)  # the heading may single one out
             local = tuple(m for m in matches if m[0] == ref.repo)
             if len(local) == 1:
                 return local
-            if ref.kind is RefKind.HEADING:
-                return tuple(matches)  # the heading may single one out
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
 
@@ -218,13 +217,38 @@ class Resolver:
 
 
 def suggest(name: str, candidates: list[str]) -> list[str]:
-    """Did-you-mean: same words in another case or spacing first, then small typos."""
+    """Did-you-mean: same words in another case or spacing first, then small typos
+    (a transposition counts as one edit, so `clinet` finds `client`)."""
     if not name or not candidates:
         return []
     folded = "".join(name.split()).casefold()
     same = sorted({c for c in candidates if "".join(c.split()).casefold() == folded and c != name})
     if same:
         return same[:3]
-    lowered = {c.casefold(): c for c in candidates}
-    close = difflib.get_close_matches(name.casefold(), list(lowered), n=3, cutoff=0.85)
-    return [lowered[c] for c in close if lowered[c] != name]
+    key = name.casefold()
+    limit = max(1, min(3, len(key) // 6))
+    scored = []
+    for cand in set(candidates):
+        if cand == name or abs(len(cand) - len(key)) > limit:
+            continue
+        dist = edit_distance(key, cand.casefold(), limit)
+        if dist <= limit:
+            scored.append((dist, cand))
+    return [c for _, c in sorted(scored)[:3]]
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance, giving up (limit + 1) once past `limit`."""
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]

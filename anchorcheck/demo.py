@@ -1,0 +1,215 @@
+"""`anchorcheck demo`: the seed review thread, replayed on three small real repos.
+
+A Helm chart repo (`client`), a Python runtime repo (`client-runtime`) and a backend
+repo (`backend`), each with a PR branch:
+
+- client#791 adds the ROLLBACK ON THE DEGRADED PATH heading to the jobs-manager
+  deployment template (and bumps the chart version);
+- client-runtime#359 adds a comment citing that heading;
+- backend#1923 cites a chart heading in the wrong file.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from anchorcheck.check import run_check
+from anchorcheck.repobuilder import branch, init_repo
+from anchorcheck.report import render_text
+from anchorcheck.workspace import load_workspace
+
+DEPLOYMENT = """\
+# Jobs manager: polls the scheduler, runs training, serves ingestion on 8080.
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: jobs-manager
+spec:
+  replicas: 1
+  # WHY RECREATE AND NOT ROLLING
+  # Two jobs managers would both poll the scheduler and double-run jobs, so the
+  # old pod is deleted before the new one starts.
+  strategy:
+    type: Recreate
+  template:
+    spec:
+      containers:
+        - name: jobs-manager
+          image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
+          ports:
+            - containerPort: 8080
+          {{- if not .Values.env.INGESTION_HTTP_DISABLED }}
+          # tcpSocket rather than httpGet /healthz: see the runtime's
+          # submit_ingestion_run.py for what /healthz reports.
+          readinessProbe:
+            tcpSocket:
+              port: 8080
+            initialDelaySeconds: 10
+          {{- end }}
+"""
+
+ROLLBACK_NOTE = """\
+  # ROLLBACK ON THE DEGRADED PATH
+  # When the ingestion server fails to bind 8080, jobs-manager keeps running but
+  # never becomes Ready. Under Recreate plus the auto-upgrade CronJob's
+  # `helm upgrade --atomic`, --wait then times out and the release rolls back to
+  # the last good revision (backend#1922 accepted this trade).
+"""
+
+CRONJOB = """\
+apiVersion: batch/v1
+kind: CronJob
+metadata:
+  name: auto-upgrade
+spec:
+  schedule: "*/30 * * * *"
+  jobTemplate:
+    spec:
+      template:
+        spec:
+          containers:
+            - name: upgrade
+              # ATOMIC UPGRADES IMPLY WAIT
+              # --atomic implies --wait: a release that never becomes Ready is
+              # rolled back when --timeout expires.
+              args: ["helm", "upgrade", "--install", "--atomic", "--timeout", "10m"]
+"""
+
+JOBS_MANAGER = """\
+\"\"\"Jobs manager: scheduler polling, training, and the ingestion HTTP server.\"\"\"
+
+import os
+
+
+def main() -> None:
+    port = int(os.getenv("INGESTION_HTTP_PORT", "8080"))
+    try:
+        serve_ingestion(port)
+    except OSError:
+        # Keep polling and training even when ingestion cannot bind.
+        pass
+    poll_forever()
+
+
+def serve_ingestion(port: int) -> None: ...
+
+
+def poll_forever() -> None: ...
+"""
+
+JOBS_MANAGER_PR = JOBS_MANAGER.replace(
+    "        # Keep polling and training even when ingestion cannot bind.\n",
+    "        # Keep polling and training even when ingestion cannot bind. The chart\n"
+    "        # then never sees the pod Ready; during a rollout that is a rollback,\n"
+    "        # see ROLLBACK ON THE DEGRADED PATH in\n"
+    "        # client/templates/jobs-manager-deployment.yaml.\n",
+)
+
+SUBMIT = """\
+def _healthz_report() -> tuple[int, dict[str, bool]]:
+    \"\"\"Readiness: authz_mount, schema and metadata_db; 503 when any is broken.\"\"\"
+    checks = {"authz_mount": True, "schema": True, "metadata_db": True}
+    return (200 if all(checks.values()) else 503), checks
+"""
+
+DECISIONS = """\
+# Decisions
+
+## 1922: degraded jobs-manager
+
+We accept a rollback over serving a half-broken image. The mechanism is written
+down next to the probe in the chart; the runtime side is in
+[jobs_manager.py](https://github.com/example/client-runtime/blob/main/jobs_manager.py).
+
+See also [the upgrade CronJob](#upgrades).
+
+## Upgrades
+
+Upgrades are atomic.
+"""
+
+UPGRADE_SCRIPT = """\
+#!/bin/sh
+# Manual upgrade for edges without the CronJob. Flags match the CronJob's:
+# see ATOMIC UPGRADES IMPLY WAIT in client/templates/jobs-manager-deployment.yaml.
+helm upgrade --install --atomic --timeout 10m jobs-manager ./client
+"""
+
+CONFIG = """\
+# The demo workspace: three repos checked together.
+[[repo]]
+name = "client"
+path = "client"
+ref = "develop"
+url = "https://github.com/example/client"
+
+[[repo]]
+name = "client-runtime"
+path = "client-runtime"
+ref = "main"
+url = "https://github.com/example/client-runtime"
+
+[[repo]]
+name = "backend"
+path = "backend"
+ref = "main"
+"""
+
+
+def build_demo_workspace(root: Path) -> Path:
+    """Lay out the three repos and their PR branches under `root`; return the config."""
+    chart = init_repo(root / "client", {
+        "Chart.yaml": "apiVersion: v2\nname: client\nversion: 1.9.58\n",
+        "templates/jobs-manager-deployment.yaml": DEPLOYMENT,
+        "templates/auto-upgrade-cronjob.yaml": CRONJOB,
+        "values.yaml": "env: {}\nimage:\n  repository: jobs-manager\n  tag: latest\n",
+    }, branch="develop")
+    with_note = DEPLOYMENT.replace("  strategy:\n", ROLLBACK_NOTE + "  strategy:\n", 1)
+    branch(chart, "pr/791", {
+        "templates/jobs-manager-deployment.yaml": with_note,
+        "Chart.yaml": "apiVersion: v2\nname: client\nversion: 1.9.59\n",
+    }, base="develop", message="docs(chart): record that Recreate + --atomic rolls back")
+    runtime = init_repo(root / "client-runtime", {
+        "jobs_manager.py": JOBS_MANAGER,
+        "submit_ingestion_run.py": SUBMIT,
+    })
+    branch(runtime, "pr/359", {"jobs_manager.py": JOBS_MANAGER_PR},
+           message="jobs_manager: cite the chart's rollback note")
+    backend = init_repo(root / "backend", {"docs/decisions.md": DECISIONS})
+    branch(backend, "pr/1923", {"scripts/upgrade.sh": UPGRADE_SCRIPT},
+           message="scripts: manual upgrade for edges")
+    config = root / "anchorcheck.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    return config
+
+
+def run_demo(keep: Path | None, colour: bool, echo: Callable[[str], None]) -> None:
+    root = keep if keep is not None else Path(tempfile.mkdtemp(prefix="anchorcheck-demo-"))
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        config = build_demo_workspace(root)
+        echo(f"Demo workspace: {root} (client @ develop, client-runtime @ main, backend @ main)\n")
+        steps = [
+            ("The default branches are consistent.", {}),
+            ("client-runtime#359 cites ROLLBACK ON THE DEGRADED PATH, which only client#791 adds:",
+             {"client-runtime": "pr/359"}),
+            ("With client#791 landed first, the citation resolves on arrival:",
+             {"client-runtime": "pr/359", "client": "pr/791"}),
+            ("backend#1923 cites a chart heading in the wrong file; anchorcheck names the right one:",
+             {"backend": "pr/1923"}),
+        ]
+        memo: dict = {}  # type: ignore[type-arg]
+        for title, refs in steps:
+            flags = " ".join(f"--ref {name}={ref}" for name, ref in refs.items())
+            echo(f"== {title}")
+            echo(f"$ anchorcheck check --config {config} {flags}".rstrip())
+            ws = load_workspace(config, (), [f"{k}={v}" for k, v in refs.items()])
+            result = run_check(ws, memo=memo)
+            echo(render_text(result.findings, colour))
+        echo("To run these commands yourself, keep the workspace: anchorcheck demo --keep DIR")
+    finally:
+        if keep is None:
+            shutil.rmtree(root, ignore_errors=True)

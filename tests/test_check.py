@@ -1,0 +1,304 @@
+"""`check` on real multi-repo workspaces with PR branches."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from anchorcheck.check import run_check
+from anchorcheck.repobuilder import git
+from anchorcheck.workspace import load_workspace
+from tests.conftest import WorkspaceBuilder, run_cli
+
+DEPLOY = """\
+apiVersion: apps/v1
+kind: Deployment
+spec:
+  # ROLLBACK ON THE DEGRADED PATH
+  # Recreate plus --atomic rolls a degraded pod back.
+  strategy:
+    type: Recreate
+"""
+
+CITE = """\
+import os
+
+# Binding can fail; see ROLLBACK ON THE DEGRADED PATH in
+# client/templates/deploy.yaml for why that is accepted.
+PORT = int(os.getenv("PORT", "8080"))
+"""
+
+
+def findings(ws: WorkspaceBuilder, **refs: str) -> list[tuple[str, str, str, int, str]]:
+    config = ws.config()
+    workspace = load_workspace(config, (), [f"{k.replace('_', '-')}={v}" for k, v in refs.items()])
+    result = run_check(workspace)
+    return [
+        (f.finding.code, f.finding.repo, f.finding.path, f.finding.line, f.finding.message)
+        for f in result.findings
+    ]
+
+
+def codes(ws: WorkspaceBuilder, **refs: str) -> list[tuple[str, str, int]]:
+    return [(c, p, line) for c, _, p, line, _ in findings(ws, **refs)]
+
+
+def test_heading_on_unmerged_branch_dangles_until_that_branch_is_the_ref(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY.replace("  # ROLLBACK ON THE DEGRADED PATH\n", "")})
+    ws.pr("client", "pr/791", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": CITE})
+    assert codes(ws) == [("AC101", "jobs.py", 3)]
+    assert codes(ws, client="pr/791") == []
+    assert codes(ws, client="refs/heads/pr/791") == []
+
+
+def test_citation_only_on_pr_branch_is_checked_at_that_ref(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": "kind: Deployment\n"})
+    ws.repo("runtime", {"jobs.py": "PORT = 8080\n"})
+    ws.pr("runtime", "pr/359", {"jobs.py": CITE})
+    assert codes(ws) == []
+    assert codes(ws, runtime="pr/359") == [("AC101", "jobs.py", 3)]
+
+
+def test_wrong_file_names_the_right_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY, "templates/cron.yaml": "kind: CronJob\n"})
+    ws.repo("runtime", {"jobs.py": CITE.replace("deploy.yaml", "cron.yaml")})
+    [(code, repo, path, line, message)] = findings(ws)
+    assert (code, repo, path, line) == ("AC102", "runtime", "jobs.py", 3)
+    assert "client:templates/deploy.yaml:4" in message
+    assert "client/templates/cron.yaml" in message
+
+
+def test_missing_file_with_heading_elsewhere_is_wrong_location(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": CITE.replace("deploy.yaml", "gone.yaml")})
+    assert codes(ws) == [("AC102", "jobs.py", 3)]
+
+
+def test_dangling_path(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": "# see NO SUCH HEADING HERE in client/templates/gone.yaml\n"})
+    [(code, _, _, _, message)] = findings(ws)
+    assert code == "AC105"
+    assert "client/templates/gone.yaml" in message
+
+
+def test_duplicate_headings_in_one_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY + "  # ROLLBACK ON THE DEGRADED PATH\n  # again\n"})
+    [(code, _, path, line, message)] = findings(ws)
+    assert (code, path, line) == ("AC110", "templates/deploy.yaml", 8)
+    assert "first defined at client:templates/deploy.yaml:4" in message
+
+
+def test_same_heading_in_two_files_is_not_a_duplicate(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"a.yaml": DEPLOY, "b.yaml": DEPLOY})
+    assert codes(ws) == []
+
+
+def test_duplicate_note_across_repos(ws: WorkspaceBuilder) -> None:
+    note = "-- Note [Strictness]\n-- ~~~~~~~~~~~~~~~~~~\n-- Text.\nx = 1\n"
+    ws.repo("a", {"A.hs": note})
+    ws.repo("b", {"B.hs": note})
+    assert codes(ws) == [("AC110", "B.hs", 1)]
+
+
+def test_wrapped_reference_resolves(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.go": (
+        "package jobs\n\n// Keep serving; see ROLLBACK ON THE\n// DEGRADED PATH in\n"
+        "// client:templates/deploy.yaml.\nfunc Serve() {}\n"
+    )})
+    assert codes(ws) == []
+    config = ws.config()
+    result = run_check(load_workspace(config))
+    [res] = result.resolutions
+    assert res.status.value == "resolved"
+    assert res.anchors[0].path == "templates/deploy.yaml"
+
+
+def test_license_block_in_caps_is_not_an_anchor(ws: WorkspaceBuilder) -> None:
+    header = (
+        "# Copyright 2026 Example Corp.\n#\n# THE SOFTWARE IS PROVIDED AS IS\n"
+        "# WITHOUT WARRANTY OF ANY KIND\n\n"
+    )
+    ws.repo("r", {"x.py": header + "x = 1\n", "y.py": "# see THE SOFTWARE IS PROVIDED AS IS in x.py\n"})
+    result = run_check(load_workspace(ws.config()))
+    assert list(result.index.anchors) == []
+    assert [f.finding.code for f in result.findings] == ["AC101"]
+
+
+def test_bare_repo_works_as_well_as_work_tree(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": CITE.replace("deploy.yaml", "cron.yaml")})
+    work_tree = findings(ws)
+    git(tmp_path, "clone", "-q", "--bare", str(ws.repos["client"]), str(tmp_path / "client.git"))
+    (tmp_path / "anchorcheck.toml").write_text(
+        '[[repo]]\nname = "client"\npath = "client.git"\n\n'
+        '[[repo]]\nname = "runtime"\npath = "runtime"\n', encoding="utf-8")
+    bare = run_check(load_workspace(tmp_path / "anchorcheck.toml"))
+    assert [(f.finding.code, f.finding.message) for f in bare.findings] == [
+        (c, m) for c, *_, m in work_tree
+    ]
+    assert work_tree and work_tree[0][0] == "AC102"
+
+
+def test_bare_repo_without_config_file(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    mirror = tmp_path / "mirror.git"
+    git(tmp_path, "clone", "-q", "--bare", str(ws.repos["client"]), str(mirror))
+    (mirror / "config").unlink()
+    r = run_cli("anchors", "--repo", f"client={mirror}", "--format", "json", cwd=tmp_path)
+    assert r.code == 0, r.err
+    assert [a["name"] for a in json.loads(r.out)["anchors"]] == ["ROLLBACK ON THE DEGRADED PATH"]
+
+
+def test_files_are_read_from_git_objects_not_the_checkout(ws: WorkspaceBuilder) -> None:
+    client = ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": CITE})
+    (client / "templates" / "deploy.yaml").write_text("kind: Deployment\n", encoding="utf-8")
+    assert codes(ws) == []
+
+
+def test_bad_ref_exits_2_with_one_line(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    r = ws.check("--ref", "client=no-such-branch")
+    assert r.code == 2
+    assert r.out == ""
+    assert r.err.strip().splitlines() == [r.err.strip()]
+    assert "unknown ref 'no-such-branch'" in r.err
+    assert "Traceback" not in r.err
+
+
+def test_ref_starting_with_dash_is_rejected(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"a.py": "x = 1\n"})
+    r = ws.check("--ref", "client=--output=/tmp/x")
+    assert r.code == 2
+    assert "may not be empty or start with '-'" in r.err
+
+
+def test_unknown_repo_and_did_you_mean(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": (
+        "# see ROLLBACK ON THE DEGRADED PATH in clinet:templates/deploy.yaml\n"
+        '# see "Rollback On The Degraded Path" in client:templates/deploy.yaml\n'
+        "# see ROLLBACK ON THE DEGRADED PTAH in client:templates/deploy.yaml\n"
+    )})
+    out = findings(ws)
+    assert [o[0] for o in out] == ["AC104", "AC101", "AC101"]
+    assert "did you mean 'client'?" in out[0][4]
+    assert "did you mean 'ROLLBACK ON THE DEGRADED PATH'?" in out[1][4]
+    assert "did you mean 'ROLLBACK ON THE DEGRADED PATH'?" in out[2][4]
+
+
+def test_ambiguous_path_and_heading_disambiguation(ws: WorkspaceBuilder) -> None:
+    ws.repo("a", {"deploy/values.yaml": "# SHARED PORT NUMBER\nport: 1\n"})
+    ws.repo("b", {"chart/values.yaml": "x: 1\n", "z.py": (
+        "# see SHARED PORT NUMBER in values.yaml\n"  # only a's values.yaml has it: resolves
+        "# see OTHER MISSING THING in values.yaml\n"  # neither has it: ambiguous
+    )})
+    ws.repo("c", {"docs/values.yaml": "x: 1\n"})
+    assert codes(ws) == [("AC103", "z.py", 2)]
+
+
+def test_quoted_heading_without_location_resolves_anywhere(ws: WorkspaceBuilder) -> None:
+    ws.repo("a", {"x.py": "# RETRY POLICY FOR UPLOADS\n# Three tries.\n"})
+    ws.repo("b", {"y.py": (
+        '# per "RETRY POLICY FOR UPLOADS", give up after three\n'
+        '# see "Effective Java" for the pattern\n'  # prose, not a citation
+        '# see "RETRY POLICY FOR UPLAODS"\n'
+    )})
+    out = findings(ws)
+    assert [(o[0], o[3]) for o in out] == [("AC101", 3)]
+    assert "did you mean 'RETRY POLICY FOR UPLOADS'?" in out[0][4]
+
+
+def test_leading_repo_segment_and_repo_prefix(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"a.py": (
+        "# see ROLLBACK ON THE DEGRADED PATH in client/templates/deploy.yaml\n"
+        "# see ROLLBACK ON THE DEGRADED PATH in client:templates/deploy.yaml\n"
+        "# ROLLBACK ON THE DEGRADED PATH (in templates/deploy.yaml)\n"
+        "# client:templates/deploy.yaml § ROLLBACK ON THE DEGRADED PATH\n"
+        "# templates/deploy.yaml#rollback-on-the-degraded-path\n"
+        "# client:templates/deploy.yaml#ROLLBACK ON THE DEGRADED PATH\n"
+    )})
+    result = run_check(load_workspace(ws.config()))
+    assert [r.status.value for r in result.resolutions] == ["resolved"] * 6
+    assert result.findings == ()
+
+
+def test_markdown_links_slugs_and_blob_urls(ws: WorkspaceBuilder) -> None:
+    ws.repo("docs", {
+        "guide/install.md": "# Install\n\n## Helm `values` & you\n\nText.\n\n## Usage\n\n## Usage\n",
+        "README.md": (
+            "See [install](guide/install.md#helm-values--you), [again](guide/install.md#usage-1),\n"
+            "[bad](guide/install.md#no-such), [gone](guide/missing.md) and [web](https://example.com/x).\n"
+            "A [blob](https://github.com/acme/client/blob/main/templates/deploy.yaml#L4-L5), a\n"
+            "[moved one](https://github.com/acme/client/blob/main/templates/old.yaml) and a\n"
+            "[foreign one](https://github.com/other/thing/blob/main/nothing.yaml).\n"
+            "\n```\n[not checked](in/code.md)\n```\n"
+        ),
+    })
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    out = codes(ws)
+    assert out == [("AC101", "README.md", 2), ("AC105", "README.md", 2), ("AC105", "README.md", 4)]
+
+
+def test_relative_markdown_links_resolve_from_the_citing_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("docs", {
+        "a/b/page.md": "# Page\n\nSee [up](../other.md#top) and [root](/README.md) and [self](#page).\n",
+        "a/other.md": "# Top\n",
+        "README.md": "# Readme\n",
+    })
+    assert codes(ws) == []
+
+
+def test_notes_resolve_across_repos(ws: WorkspaceBuilder) -> None:
+    ws.repo("compiler", {"Core.hs": (
+        "module Core where\n\n{- Note [Join points]\n   ~~~~~~~~~~~~~~~~~~\nA join point is...\n-}\n"
+    )})
+    ws.repo("tools", {"lint.py": (
+        "# See Note [Join\n# points] for the definition.\n# See Note [Join pionts] too.\n"
+    )})
+    out = findings(ws)
+    assert [(o[0], o[3]) for o in out] == [("AC101", 3)]
+    assert "did you mean 'Join points'?" in out[0][4]
+
+
+def test_skipped_files_binary_nonutf8_and_submodule(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    ws.repo("sub", {"x.py": "x = 1\n"})
+    repo = ws.repo("r", {
+        "bin.py": b"# see MISSING HEADING THERE in nowhere.py\x00\x01",
+        "latin.py": "# see MISSING HEADING THERE in nowhere.py é\n".encode("latin-1"),
+        "ok.py": "# fine\n",
+    })
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(ws.repos["sub"]), "vendor/sub")
+    git(repo, "commit", "-qm", "submodule")
+    workspace = load_workspace(None, [f"r={repo}"], cwd=tmp_path)
+    result = run_check(workspace)
+    assert result.findings == ()
+    skipped = {s.path: s.reason for s in result.index.snapshots["r"].skipped}
+    assert skipped == {"bin.py": "binary", "latin.py": "not UTF-8", "vendor/sub": "submodule"}
+
+
+def test_single_repo_mode_uses_current_repository(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("solo", {"a.py": "# see MISSING HEADING THERE in a.py\n"})
+    (repo / "sub").mkdir()
+    r = run_cli("check", "--format", "json", cwd=repo / "sub")
+    assert r.code == 1, r.err
+    doc = json.loads(r.out)
+    assert doc["workspace"][0]["name"] == "solo"
+    assert [f["code"] for f in doc["findings"]] == ["AC101"]
+
+
+def test_crlf_line_ends_count_lines_like_editors(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "x = 1\r\n\r\n# see MISSING HEADING THERE in a.py\r\n"})
+    assert codes(ws) == [("AC101", "a.py", 3)]
+
+
+def test_unreferenced_anchor_is_off_by_default_and_can_be_enabled(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "# LONELY HEADING HERE\nx = 1\n"})
+    assert codes(ws) == []
+    r = ws.check("--enable", "AC120", "--fail-on", "info")
+    assert r.code == 1
+    assert "r:a.py:1:3: AC120 'LONELY HEADING HERE' is not cited anywhere in the workspace" in r.out
