@@ -19,19 +19,24 @@ from anchorcheck.headings import note_definition_spans
 from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference, RefKind
 
+# Every pattern that does not start with a literal starts with a lookbehind that
+# only lets it begin at the start of a run (of caps words, of path characters), so
+# each run is tried once and matching stays linear; without it, "A" * 100_000 or
+# "a/" * 50_000 is tried from every position, which is quadratic.
 _WORD = r"[A-Z0-9][A-Z0-9'&/-]*"
 # Words are separated by at least one blank: an empty separator would let one word
 # split into many, and the matcher would try every split (exponential).
-_CAPS = rf"{_WORD}(?:[ \t\n]+{_WORD}){{1,9}}"
+_CAPS = rf"(?<![A-Za-z0-9'&/_.-]){_WORD}(?:[ \t\n]+{_WORD}){{1,9}}"
 _QUOTED = (
     r"\"(?P<q1>[^\"\n]{2,100}(?:\n[^\"\n]{1,100})?)\""
     r"|'(?P<q2>[^'\n]{2,100}(?:\n[^'\n]{1,100})?)'"
     r"|`(?P<q3>[^`\n]{2,100}(?:\n[^`\n]{1,100})?)`"
     r"|“(?P<q4>[^”\n]{2,100}(?:\n[^”\n]{1,100})?)”"
 )
-_REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]*):(?=[A-Za-z_.~])"
-_PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]*[A-Za-z0-9_+-])"
-_LOC = rf"(?:{_REPO})?{_PATH}"
+_RUN_START = r"(?<![A-Za-z0-9_.~/+@:-])"
+_REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}):(?=[A-Za-z_.~])"
+_PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{0,300}[A-Za-z0-9_+-])"
+_LOC = rf"{_RUN_START}(?:{_REPO})?{_PATH}"
 _LEAD = r"(?i:see|per|under|cf\.?|described\s+in|explained\s+in)"
 _NOUN = r"(?:[ \t\n]+(?i:note|section|heading|comment|block))?"
 
@@ -46,15 +51,17 @@ _PAREN = re.compile(rf"(?:{_QUOTED}|(?P<caps>{_CAPS}))[ \t\n]*\([ \t\n]*in[ \t\n
 _SECTION = re.compile(rf"{_LOC}[ \t\n]*§[ \t\n]*(?:{_QUOTED}|(?P<caps>{_CAPS}))")
 # LOC#HEADING, LOC#slug, LOC#L10-L20
 _FRAGMENT = re.compile(
-    rf"(?<![\w/.(\[])(?:{_REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]*"
+    rf"{_RUN_START}(?:{_REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{{0,300}}"
     r"\.[A-Za-z0-9]{1,10})#(?:L(?P<l1>\d+)(?:-L?(?P<l2>\d+))?\b|(?P<caps>"
-    rf"{_CAPS})|(?P<slug>[\w-]*[\w]))"
+    rf"{_CAPS})|(?P<slug>[\w-]{{0,200}}[\w]))"
 )
-_NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\]\n]{1,200}(?:\n[^\]\n]{1,200})?)\]")
-_MD_LINK = re.compile(r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^)\s]{1,500})(?:[ \t]+\"[^\"\n]*\")?\)")
+_NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\]")
+_MD_LINK = re.compile(
+    r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
+)
 _BLOB_URL = re.compile(
-    r"https?://github\.com/(?P<owner>[\w.-]+)/(?P<name>[\w.-]+)/(?:blob|tree)/(?P<ref>[^/\s]+)/"
-    r"(?P<path>[^\s#?)>\]\"'`]+)(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
+    r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
+    r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
 )
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,10}$")
 _GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")

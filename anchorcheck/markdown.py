@@ -12,7 +12,11 @@ from markdown_it.token import Token
 from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug
 from anchorcheck.comment import Comment, CommentLine
 
-_PARSER = MarkdownIt("commonmark")
+# Block structure only: inline parsing of every paragraph costs most of the time and
+# is superlinear on hostile emphasis runs; only headings need it (see _plain_text).
+_PARSER = MarkdownIt("commonmark").disable("inline")
+_INLINE = MarkdownIt("commonmark")
+_MAX_HEADING = 500
 _PROSE_OPEN = frozenset({"paragraph_open", "html_block"})
 
 
@@ -24,8 +28,7 @@ def read_markdown(text: str) -> tuple[list[Comment], list[Anchor]]:
     seen_slugs: dict[str, int] = {}
     for i, tok in enumerate(tokens):
         if tok.type == "heading_open" and tok.map is not None:
-            inline = tokens[i + 1]
-            title = fold_space(_plain_text(inline))
+            title = fold_space(_plain_text(tokens[i + 1].content))
             if not title:
                 continue
             slug = github_slug(title)
@@ -50,12 +53,14 @@ def _block(lines: list[str], start: int, end: int, kind: str) -> Comment:
     return Comment(body or (CommentLine(start + 1, 0, ""),), own_line=True, kind=kind)
 
 
-def _plain_text(inline: Token) -> str:
+def _plain_text(source: str) -> str:
     """The heading as GitHub renders it: emphasis and link markup gone, code kept."""
-    if not inline.children:
-        return inline.content
+    if len(source) > _MAX_HEADING:
+        return source
+    tokens = _INLINE.parseInline(source)
+    children: list[Token] = (tokens[0].children or []) if tokens else []
     parts = []
-    for child in inline.children:
+    for child in children:
         if child.type in ("text", "code_inline"):
             parts.append(child.content)
         elif child.type in ("softbreak", "hardbreak"):

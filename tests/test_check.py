@@ -272,7 +272,8 @@ def test_skipped_files_binary_nonutf8_and_submodule(ws: WorkspaceBuilder, tmp_pa
         "latin.py": "# see MISSING HEADING THERE in nowhere.py é\n".encode("latin-1"),
         "ok.py": "# fine\n",
     })
-    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(ws.repos["sub"]), "vendor/sub")
+    sub = str(ws.repos["sub"])
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "vendor/sub")
     git(repo, "commit", "-qm", "submodule")
     workspace = load_workspace(None, [f"r={repo}"], cwd=tmp_path)
     result = run_check(workspace)

@@ -1,0 +1,123 @@
+"""Comment scanners: one per language family, string-literal aware, linear time."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anchorcheck.comment import Comment
+from anchorcheck.scanners import _FAMILIES, scan
+
+
+def texts(comments: list[Comment]) -> list[str]:
+    return [c.text.strip() for c in comments]
+
+
+def test_python_comments_strings_and_docstrings() -> None:
+    src = (
+        '"""Module doc."""\n'
+        "x = 1  # trailing\n"
+        's = "# not a comment"\n'
+        "t = '''\n# not a comment either\n'''\n"
+        "# one\n# block\n"
+        "def f():\n"
+        '    """Function doc."""\n'
+        "    call(\n"
+        '        """not a docstring""",\n'
+        "    )\n"
+    )
+    got = scan(src, "python")
+    assert texts(got) == ["Module doc.", "trailing", "one\n block", "Function doc."]
+    assert [c.kind for c in got] == ["docstring", "comment", "comment", "docstring"]
+    assert [c.own_line for c in got] == [True, False, True, True]
+    assert (got[2].start_line, got[2].end_line) == (7, 8)
+
+
+def test_yaml_block_scalars_quotes_and_helm_comments() -> None:
+    src = (
+        "a: 1 # c1\n"
+        "run: |\n"
+        "  # shell text, not a YAML comment\n"
+        "  echo hi\n"
+        'b: "x # y" # c2\n'
+        "c: 'it''s # fine' # c3\n"
+        "{{/* helm\n   comment */}}\n"
+        "{{- /* trimmed */ -}}\n"
+        'd: {{ printf "#%s" .x }} # c4\n'
+        "url: http://host/#frag\n"
+        "# c5\n"
+    )
+    assert texts(scan(src, "yaml")) == ["c1", "c2", "c3", "helm\ncomment", "trimmed", "c4", "c5"]
+
+
+def test_shell_heredocs_and_parameter_expansion() -> None:
+    src = (
+        "cat <<EOF\n# in heredoc\nEOF\n"
+        "cat <<-'END'\n\t# also in heredoc\n\tEND\n"
+        'echo "${#arr[@]}" ${x#pre} # real\n'
+        "echo 'it # is' quoted\n"
+    )
+    assert texts(scan(src, "shell")) == ["real"]
+
+
+def test_c_family_blocks_gutters_and_char_literals() -> None:
+    src = "/*\n * HEADING LINE HERE\n */\nchar c = '\"'; // after\nchar *s = \"/* no */\";\n"
+    got = scan(src, "c")
+    assert texts(got) == ["HEADING LINE HERE", "after"]
+    assert got[0].lines[1].text == "HEADING LINE HERE"
+    assert got[0].lines[1].col == 3
+
+
+def test_js_template_literals_and_rust_raw_strings() -> None:
+    assert texts(scan("const s = `// no\n`; // yes\n", "js")) == ["yes"]
+    assert texts(scan('let s = r#"// no "quoted" "#; // yes\nlet l: &\'a str;\n', "rust")) == ["yes"]
+
+
+def test_haskell_operators_nested_blocks_and_primes() -> None:
+    src = "x --> y\nf' = 1 -- real\n{- outer {- inner -} still -}\nz = '\"' -- after char\n"
+    assert texts(scan(src, "haskell")) == ["real", "outer {- inner -} still", "after char"]
+
+
+def test_sql_toml_ini_dockerfile_make_html() -> None:
+    assert texts(scan("select '--x' -- c\n/* b */\n", "sql")) == ["c", "b"]
+    assert texts(scan('a = "# no" # yes\nb = """\n# no\n"""\n', "toml")) == ["yes"]
+    assert texts(scan("; semi\n# hash\nkey = a # not\n", "ini")) == ["semi\n hash"]
+    assert texts(scan("# c\nRUN echo # not a comment\n", "dockerfile")) == ["c"]
+    assert texts(scan("a = \\# not\n# yes\n", "make")) == ["yes"]
+    assert texts(scan("<p>x</p><!-- c -->\n", "html")) == ["c"]
+
+
+def test_unterminated_constructs_run_to_end_of_file() -> None:
+    assert texts(scan("x\n/* never closed\nmore", "c")) == ["never closed\nmore"]
+    assert texts(scan('"never closed\n# c\n', "hash")) == ["c"]
+
+
+@pytest.mark.parametrize("family", sorted([*_FAMILIES, "markdown"]))
+def test_adversarial_input_is_linear(family: str) -> None:
+    from anchorcheck.extract import ExtractOptions, extract
+
+    hostile = [
+        "/*" * 50_000, "{-" * 50_000, "{{" * 50_000, "'" * 100_000, '"' * 100_000,
+        "see " + "A " * 50_000, "Note [" * 20_000, "[x](" * 25_000, "<<EOF\n" * 15_000,
+        "#" * 100_000, "a/" * 50_000 + "#x", "A" * 100_000,
+    ]
+    for text in hostile:
+        start = time.perf_counter()
+        extract(text, family, ExtractOptions())
+        assert time.perf_counter() - start < 1.0, (family, text[:20])
+
+
+_ALPHABET = st.sampled_from([*"ab #/*-{}\"'`\n\\|:<>!~[]()$=", "Note [", "EOF", "\r\n"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(_ALPHABET, max_size=80).map("".join), family=st.sampled_from(sorted(_FAMILIES)))
+def test_scanner_never_raises_and_spans_lie_inside_the_file(text: str, family: str) -> None:
+    line_count = text.count("\n") + 1
+    for comment in scan(text, family):
+        assert 1 <= comment.start_line <= comment.end_line <= line_count
+        for cl in comment.lines:
+            assert cl.col >= 0
