@@ -1,0 +1,104 @@
+"""References: every form DESIGN.md lists, found inside comment blocks."""
+
+from __future__ import annotations
+
+import pytest
+
+from anchorcheck.extract import ExtractOptions, extract
+from anchorcheck.reference import RefKind
+
+
+def refs(src: str, lang: str = "python") -> list[tuple[str, str | None, str | None, str | None]]:
+    return [
+        (r.kind.value, r.name, r.target_repo, r.target_path)
+        for r in extract(src, lang, ExtractOptions()).references
+    ]
+
+
+H = "ROLLBACK ON THE DEGRADED PATH"
+
+
+@pytest.mark.parametrize("src", [
+    f"# see {H} in client/templates/deploy.yaml\n",
+    f"# See {H} in client/templates/deploy.yaml.\n",
+    f'# see "{H}" in client/templates/deploy.yaml\n',
+    f"# see '{H}' in client/templates/deploy.yaml\n",
+    f"# see `{H}` in client/templates/deploy.yaml\n",
+    f"# see “{H}” in client/templates/deploy.yaml\n",
+    f"# see the {H} note in client/templates/deploy.yaml\n",
+    f"# per {H} in client/templates/deploy.yaml\n",
+    f"# {H} (in client/templates/deploy.yaml)\n",
+    f"# client/templates/deploy.yaml § {H}\n",
+    f"# client/templates/deploy.yaml#{H}\n",
+])
+def test_heading_reference_forms(src: str) -> None:
+    [(kind, name, repo, path)] = refs(src)
+    assert (kind, name, repo, path) == ("heading", H, None, "client/templates/deploy.yaml")
+
+
+def test_repo_qualified_locations() -> None:
+    assert refs(f"# see {H} in client:templates/deploy.yaml\n") == [
+        ("heading", H, "client", "templates/deploy.yaml")
+    ]
+    # `PATH:N` is a line claim, not a repo prefix.
+    assert refs(f"# see {H} in deploy.yaml:12\n") == [("heading", H, None, "deploy.yaml")]
+
+
+def test_reference_wrapped_across_comment_lines() -> None:
+    src = "    # we accept it; see ROLLBACK ON THE\n    # DEGRADED PATH in\n    #   client/templates/deploy.yaml\n"
+    [r] = extract(src, "python", ExtractOptions()).references
+    assert (r.name, r.target_path, r.line, r.col) == (H, "client/templates/deploy.yaml", 1, 20)
+
+
+def test_quoted_heading_without_location() -> None:
+    assert refs('# see "RETRY POLICY" for why\n') == [("heading", "RETRY POLICY", None, None)]
+    assert refs("# see RETRY POLICY for why\n") == []  # unquoted needs a location
+
+
+def test_symbol_mentions_and_prose_are_not_heading_references() -> None:
+    assert refs("# see `_healthz_report()` in submit_ingestion_run.py\n") == []
+    assert refs("# see networkx.algorithms for more\n") == []
+    assert refs("# see ABOVE FOR DETAILS in 1.9.59\n") == []
+
+
+def test_notes_references_and_wrapped_names() -> None:
+    src = "-- See Note [Join\n-- points] and Note [Other note].\n"
+    assert refs(src, "haskell") == [
+        ("note", "Join points", None, None), ("note", "Other note", None, None),
+    ]
+
+
+def test_note_definition_is_not_a_reference() -> None:
+    src = "-- Note [Join points]\n-- ~~~~~~~~~~~~~~~~~~\n-- Cites Note [Other].\n"
+    assert refs(src, "haskell") == [("note", "Other", None, None)]
+
+
+def test_markdown_links_and_fragments() -> None:
+    src = (
+        "See [a](docs/a.md), [b](docs/b.md#some-slug), [c](#local), [d](x.py#L3-L9),\n"
+        "[web](https://example.com/a.md) and [mail](mailto:x@y).\n"
+    )
+    got = extract(src, "markdown", ExtractOptions()).references
+    assert [(r.kind, r.name, r.target_path, r.lines, r.relative) for r in got] == [
+        (RefKind.PATH, None, "docs/a.md", None, True),
+        (RefKind.SLUG, "some-slug", "docs/b.md", None, True),
+        (RefKind.SLUG, "local", None, None, True),
+        (RefKind.LINES, None, "x.py", (3, 9), True),
+    ]
+
+
+def test_markdown_code_blocks_hold_no_references() -> None:
+    src = "```\nsee [x](gone.md)\n```\n\n    [y](gone.md)\n"
+    assert extract(src, "markdown", ExtractOptions()).references == ()
+
+
+def test_github_blob_urls() -> None:
+    src = "# https://github.com/acme/client/blob/develop/templates/deploy.yaml#L27-L28\n"
+    [r] = extract(src, "python", ExtractOptions()).references
+    assert (r.kind, r.target_repo, r.target_path, r.lines, r.via_url) == (
+        RefKind.LINES, "acme/client", "templates/deploy.yaml", (27, 28), True
+    )
+
+
+def test_references_only_inside_comments() -> None:
+    assert refs(f'msg = "see {H} in client/templates/deploy.yaml"\n') == []

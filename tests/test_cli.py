@@ -1,0 +1,158 @@
+"""The command line as users and CI run it: formats, exit codes, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import WorkspaceBuilder, run_cli
+
+DEPLOY = "spec:\n  # ROLLBACK ON THE DEGRADED PATH\n  strategy: Recreate\n"
+CITE = "# see ROLLBACK ON THE DEGRADED PATH in client/templates/cron.yaml\n"
+
+
+def two_repos(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY, "templates/cron.yaml": "kind: CronJob\n"})
+    ws.repo("runtime", {"jobs.py": CITE})
+
+
+def test_text_output_is_plain_when_not_a_terminal(ws: WorkspaceBuilder) -> None:
+    two_repos(ws)
+    r = ws.check()
+    assert r.code == 1
+    assert r.out.splitlines() == [
+        "runtime:jobs.py:1:3: AC102 'ROLLBACK ON THE DEGRADED PATH' is not in "
+        "client/templates/cron.yaml; it is defined at client:templates/deploy.yaml:2",
+        "Found 1 problem (1 error).",
+    ]
+    assert "\x1b[" not in r.out
+
+
+def test_json_output_shape(ws: WorkspaceBuilder) -> None:
+    two_repos(ws)
+    r = ws.check("--format", "json")
+    assert r.code == 1
+    doc = json.loads(r.out)
+    [f] = doc["findings"]
+    assert set(f) >= {"code", "rule", "severity", "repo", "path", "line", "column", "message",
+                      "fingerprint"}
+    assert (f["code"], f["rule"], f["severity"], f["repo"], f["path"], f["line"], f["column"]) == (
+        "AC102", "wrong-location", "error", "runtime", "jobs.py", 1, 3)
+    assert f["suggestion"] == "client:templates/deploy.yaml"
+    assert doc["summary"] == {"total": 1, "by_severity": {"error": 1, "warning": 0, "info": 0},
+                              "by_code": {"AC102": 1}}
+
+
+def test_fingerprint_survives_moved_lines(ws: WorkspaceBuilder) -> None:
+    two_repos(ws)
+    before = json.loads(ws.check("--format", "json").out)["findings"][0]
+    ws.pr("runtime", "moved", {"jobs.py": "import os\n\n\n" + CITE})
+    after = json.loads(ws.check("--format", "json", "--ref", "runtime=moved").out)["findings"][0]
+    assert after["line"] == before["line"] + 3
+    assert after["fingerprint"] == before["fingerprint"]
+
+
+def test_fail_on_thresholds(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "# DUPLICATED HEADING\nx = 1\n# DUPLICATED HEADING\n"})
+    assert ws.check().code == 0  # AC110 is a warning
+    assert ws.check("--fail-on", "warning").code == 1
+    assert ws.check("--fail-on", "never").code == 0
+
+
+def test_anchors_json_and_citation_counts(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"a.py": CITE.replace("cron", "deploy"), "b.py": CITE.replace("cron", "deploy")})
+    ws.config()
+    r = run_cli("anchors", "--format", "json", cwd=ws.root)
+    assert r.code == 0, r.err
+    assert json.loads(r.out) == {"anchors": [{
+        "name": "ROLLBACK ON THE DEGRADED PATH", "kind": "caps-heading", "repo": "client",
+        "path": "templates/deploy.yaml", "line": 2, "slug": "rollback-on-the-degraded-path",
+        "citations": 2,
+    }]}
+    text = run_cli("anchors", cwd=ws.root).out
+    assert "client:templates/deploy.yaml:2: caps-heading ROLLBACK ON THE DEGRADED PATH (2 citing)" in text
+
+
+def test_refs_lists_resolutions(ws: WorkspaceBuilder) -> None:
+    two_repos(ws)
+    ws.config()
+    doc = json.loads(run_cli("refs", "--format", "json", cwd=ws.root).out)
+    assert [(r["path"], r["status"], r["targets"]) for r in doc["references"]] == [
+        ("jobs.py", "wrong-location", ["client:templates/deploy.yaml:2"])
+    ]
+
+
+def test_rules_listing_and_one_rule(tmp_path: Path) -> None:
+    r = run_cli("rules", cwd=tmp_path)
+    assert r.code == 0
+    codes = [line.split()[0] for line in r.out.splitlines()]
+    assert codes == ["AC101", "AC102", "AC103", "AC104", "AC105", "AC110", "AC120"]
+    one = run_cli("rules", "AC101", cwd=tmp_path)
+    assert one.out.startswith("AC101 dangling-reference (error, on by default)")
+    for part in ("What:", "Why:", "Example:"):
+        assert part in one.out
+    assert run_cli("rules", "wrong-location", cwd=tmp_path).out.startswith("AC102")
+    bad = run_cli("rules", "AC999", cwd=tmp_path)
+    assert (bad.code, bad.err.strip()) == (2, "anchorcheck: error: unknown rule 'AC999' (see 'anchorcheck rules')")
+
+
+def test_config_errors_are_one_line_exit_2(tmp_path: Path) -> None:
+    cases = {
+        "[[repo]\n": "invalid TOML",
+        '[[repo]]\nname = "a"\n': "missing required key 'path'",
+        '[[repo]]\nname = "a"\npath = 3\n': "'path' must be str, got int",
+        '[[repo]]\nname = "a"\npath = "x"\n[[repo]]\nname = "a"\npath = "y"\n': "duplicate repo name 'a'",
+        '[[repo]]\nname = "a"\npath = "nowhere"\n': "nowhere: no such directory",
+        '[[repo]]\nname = "a"\npath = "."\n': "not a git repository",
+        '[[repo]]\nname = "a"\npath = "."\n[settings]\nmax-file-size = "big"\n': "'max-file-size' must be int",
+    }
+    for text, expected in cases.items():
+        (tmp_path / "anchorcheck.toml").write_text(text, encoding="utf-8")
+        r = run_cli("check", cwd=tmp_path)
+        assert r.code == 2, (text, r.out, r.err)
+        assert expected in r.err, (text, r.err)
+        assert len(r.err.strip().splitlines()) == 1, r.err
+        assert "Traceback" not in r.err
+
+
+def test_bad_options_exit_2(tmp_path: Path) -> None:
+    assert run_cli("check", "--repo", "nonsense", cwd=tmp_path).code == 2
+    assert run_cli("check", cwd=tmp_path).code == 2  # not a git repo, no config
+    assert run_cli("check", "--format", "xml", cwd=tmp_path).code == 2
+    assert run_cli("check", "--config", str(tmp_path / "missing.toml"), cwd=tmp_path).code == 2
+
+
+def test_unknown_config_keys_warn_and_continue(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "x = 1\n"})
+    (ws.root / "anchorcheck.toml").write_text(
+        '[[repo]]\nname = "r"\npath = "r"\nbranch = "main"\n[setings]\n', encoding="utf-8")
+    r = run_cli("check", cwd=ws.root)
+    assert r.code == 0
+    assert "unknown key 'branch'" in r.err
+    assert "unknown key 'setings'" in r.err
+
+
+def test_rules_can_be_disabled_in_config(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "# see MISSING HEADING NAME in a.py\n"})
+    (ws.root / "anchorcheck.toml").write_text(
+        '[[repo]]\nname = "r"\npath = "r"\n[rules]\ndisable = ["AC101"]\n', encoding="utf-8")
+    assert run_cli("check", cwd=ws.root).code == 0
+
+
+def test_terminal_escapes_in_repo_text_are_not_passed_through(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": '# see "EVIL \x1b[2J HEADING" in a.py\n'})
+    r = ws.check()
+    assert "\x1b" not in r.out
+    assert "\\x1b[2J" in r.out
+
+
+def test_demo_runs_and_tells_the_story(tmp_path: Path) -> None:
+    r = run_cli("demo", "--keep", str(tmp_path / "demo"), cwd=tmp_path)
+    assert r.code == 0, r.err
+    assert "AC101 no heading 'ROLLBACK ON THE DEGRADED PATH'" in r.out
+    assert "AC102 'ATOMIC UPGRADES IMPLY WAIT' is not in client/templates/jobs-manager-deployment.yaml" in r.out
+    assert r.out.count("No problems found.") == 2
+    kept = run_cli("check", "--config", str(tmp_path / "demo" / "anchorcheck.toml"),
+                   "--ref", "client-runtime=pr/359", cwd=tmp_path)
+    assert kept.code == 1 and "AC101" in kept.out

@@ -1,0 +1,27 @@
+"""The shipped config files stay true to the code."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from anchorcheck.workspace import Settings, _read_settings
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_defaults_file_matches_code_defaults() -> None:
+    path = ROOT / "config" / "defaults.toml"
+    warnings: list[str] = []
+    assert _read_settings(tomllib.loads(path.read_text()), path, warnings) == Settings()
+    assert warnings == []
+
+
+def test_example_config_parses_without_warnings() -> None:
+    path = ROOT / "config" / "anchorcheck.example.toml"
+    data = tomllib.loads(path.read_text())
+    warnings: list[str] = []
+    settings = _read_settings(data, path, warnings)
+    assert warnings == []
+    assert settings.enable == frozenset({"AC120"})
+    assert [r["name"] for r in data["repo"]] == ["client", "client-runtime", "backend"]
