@@ -53,7 +53,9 @@ _SECTION = re.compile(rf"{_LOC}[ \t\n]*§[ \t\n]*(?:{_QUOTED}|(?P<caps>{_CAPS}))
 _FRAGMENT = re.compile(
     rf"{_RUN_START}(?:{_REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{{0,300}}"
     r"\.[A-Za-z0-9]{1,10})#(?:L(?P<l1>\d+)(?:-L?(?P<l2>\d+))?\b|(?P<caps>"
-    rf"{_CAPS})|(?P<slug>[\w-]{{0,200}}[\w]))"
+    # A GitHub slug is lower case; `Boolean.html#parseBoolean` (a wrapped Javadoc URL)
+    # is not one.
+    rf"{_CAPS})|(?P<slug>[a-z0-9_-]{{0,200}}[a-z0-9_])(?![\w%]))"
 )
 _NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\]")
 _MD_LINK = re.compile(
@@ -131,8 +133,9 @@ def find_references(comment: Comment) -> Iterator[Reference]:
     for m in _BLOB_URL.finditer(joined.text):
         if free(m):
             yield _blob_url_reference(joined, m)
+    in_markdown = comment.kind in ("prose", "heading")
     for m in _MD_LINK.finditer(joined.text):
-        ref = _md_link_reference(joined, m)
+        ref = _md_link_reference(joined, m, in_markdown)
         if ref is not None and free(m):
             yield ref
     for pattern in (_SEE, _PAREN, _SECTION, _FRAGMENT):
@@ -178,7 +181,7 @@ def _heading_reference(joined: _Joined, m: re.Match[str], fragment: bool) -> Ref
                           target_path=path)
 
 
-def _md_link_reference(joined: _Joined, m: re.Match[str]) -> Reference | None:
+def _md_link_reference(joined: _Joined, m: re.Match[str], in_markdown: bool) -> Reference | None:
     target = m.group("target").strip("<>")
     if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith("//"):
         return None  # a URL (blob URLs into the workspace are read separately)
@@ -186,6 +189,8 @@ def _md_link_reference(joined: _Joined, m: re.Match[str]) -> Reference | None:
         return None  # templated or a glob, not a link
     path, _, frag = target.partition("#")
     path = path.split("?", 1)[0]
+    if path and not in_markdown and not looks_like_path(path):
+        return None  # `[rsen](results)` in a code comment is not a link
     line, col = joined.locate(m.start())
     text = _flat(m.group(0))
     if not path:

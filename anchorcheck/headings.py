@@ -35,6 +35,11 @@ class HeadingOptions:
     min_words: int = 2
     max_words: int = 10
     min_letters: int = 8
+    # A heading heads something: its comment block has a body line or a banner rule
+    # (`# =====`). A lone caps line is usually a marker ("# TO BE COMPLETED") or a
+    # column header ("# JFK LAX ORD"), and those repeat, so counting them as anchors
+    # makes false duplicate-anchor findings on real code.
+    needs_body: bool = True
 
 
 def find_anchors(comments: list[Comment], options: HeadingOptions) -> Iterator[Anchor]:
@@ -75,9 +80,22 @@ def _caps_headings(comment: Comment, options: HeadingOptions) -> Iterator[Anchor
         # A run of shouted lines is a paragraph, not a heading.
         if _shouted(lines, i - 1, options) or _shouted(lines, i + 1, options):
             continue
+        if options.needs_body and not _has_body_or_banner(lines, i):
+            continue
         cl = lines[i]
         offset = len(cl.text) - len(cl.text.lstrip(_DECORATION))
         yield Anchor.make(key, AnchorKind.CAPS, cl.line, cl.col + offset)
+
+
+def _has_body_or_banner(lines: tuple[CommentLine, ...], i: int) -> bool:
+    for j, cl in enumerate(lines):
+        if j == i:
+            continue
+        if cl.text.strip(_DECORATION):
+            return True  # a body line
+        if abs(j - i) == 1 and cl.text.strip():
+            return True  # a rule right above or below: a banner
+    return False
 
 
 def _shouted(lines: tuple[CommentLine, ...], i: int, options: HeadingOptions) -> bool:

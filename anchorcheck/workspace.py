@@ -24,6 +24,7 @@ _SETTING_KEYS = {
     "heading-min-words": int,
     "heading-max-words": int,
     "heading-min-letters": int,
+    "heading-needs-body": bool,
 }
 _RULE_KEYS = frozenset({"enable", "disable"})
 
@@ -192,6 +193,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         min_words=pick("heading-min-words", h.min_words),
         max_words=pick("heading-max-words", h.max_words),
         min_letters=pick("heading-min-letters", h.min_letters),
+        needs_body=pick("heading-needs-body", h.needs_body),
     )
     return Settings(
         max_file_size=pick("max-file-size", defaults.max_file_size),

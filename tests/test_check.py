@@ -191,7 +191,7 @@ def test_unknown_repo_and_did_you_mean(ws: WorkspaceBuilder) -> None:
 
 
 def test_ambiguous_path_and_heading_disambiguation(ws: WorkspaceBuilder) -> None:
-    ws.repo("a", {"deploy/values.yaml": "# SHARED PORT NUMBER\nport: 1\n"})
+    ws.repo("a", {"deploy/values.yaml": "# SHARED PORT NUMBER\n# The runtime reads it too.\nport: 1\n"})
     ws.repo("b", {"chart/values.yaml": "x: 1\n", "z.py": (
         "# see SHARED PORT NUMBER in values.yaml\n"  # only a's values.yaml has it: resolves
         "# see OTHER MISSING THING in values.yaml\n"  # neither has it: ambiguous
@@ -298,7 +298,7 @@ def test_crlf_line_ends_count_lines_like_editors(ws: WorkspaceBuilder) -> None:
 
 
 def test_unreferenced_anchor_is_off_by_default_and_can_be_enabled(ws: WorkspaceBuilder) -> None:
-    ws.repo("r", {"a.py": "# LONELY HEADING HERE\nx = 1\n"})
+    ws.repo("r", {"a.py": "# LONELY HEADING HERE\n# Nobody cites this.\nx = 1\n"})
     assert codes(ws) == []
     r = ws.check("--enable", "AC120", "--fail-on", "info")
     assert r.code == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from tests.conftest import WorkspaceBuilder, run_cli
 
-DEPLOY = "spec:\n  # ROLLBACK ON THE DEGRADED PATH\n  strategy: Recreate\n"
+DEPLOY = "spec:\n  # ROLLBACK ON THE DEGRADED PATH\n  # Recreate plus --atomic rolls back.\n  strategy: Recreate\n"
 CITE = "# see ROLLBACK ON THE DEGRADED PATH in client/templates/cron.yaml\n"
 
 
@@ -53,7 +53,7 @@ def test_fingerprint_survives_moved_lines(ws: WorkspaceBuilder) -> None:
 
 
 def test_fail_on_thresholds(ws: WorkspaceBuilder) -> None:
-    ws.repo("r", {"a.py": "# DUPLICATED HEADING\nx = 1\n# DUPLICATED HEADING\n"})
+    ws.repo("r", {"a.py": "# DUPLICATED HEADING\n# Body.\nx = 1\n# DUPLICATED HEADING\n# Body.\n"})
     assert ws.check().code == 0  # AC110 is a warning
     assert ws.check("--fail-on", "warning").code == 1
     assert ws.check("--fail-on", "never").code == 0

@@ -42,8 +42,17 @@ def anchors(src: str, lang: str) -> list[tuple[str, str, int, int]]:
 
 
 def test_heading_must_stand_alone_and_not_be_a_trailing_comment() -> None:
-    src = "x = 1  # ROLLBACK ON THE DEGRADED PATH\n# ROLLBACK ON THE DEGRADED PATH\n"
+    src = "x = 1  # ROLLBACK ON THE DEGRADED PATH\n# ROLLBACK ON THE DEGRADED PATH\n# Body.\n"
     assert anchors(src, "python") == [("caps-heading", "ROLLBACK ON THE DEGRADED PATH", 2, 2)]
+
+
+def test_lone_caps_line_is_a_marker_not_a_heading() -> None:
+    assert anchors("x = (\n    1,\n    # TO BE COMPLETED\n)\n", "python") == []
+    assert anchors("# JFK LAX ORD IAH PHX PHL\n[0, 243]\n", "python") == []
+    banner = "# ==========\n# DATABASE MIGRATIONS\n# ==========\nx = 1\n"
+    assert anchors(banner, "python") == [("caps-heading", "DATABASE MIGRATIONS", 2, 2)]
+    lenient = ExtractOptions(headings=HeadingOptions(needs_body=False))
+    assert len(extract("# TO BE COMPLETED\n", "python", lenient).anchors) == 1
 
 
 def test_shouted_paragraph_is_not_a_heading() -> None:
