@@ -65,6 +65,11 @@ _BLOB_URL = re.compile(
     r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
     r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
 )
+_HOST = re.compile(
+    r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|info|co|uk|de|fr|jp"
+    r"|ai|app|cloud|sh|me|us|eu|ly|gl|gg|rs|ch|nl|ru|cn|in|au|ca)/",
+    re.IGNORECASE,
+)
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,10}$")
 _GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
 
@@ -100,8 +105,8 @@ _PLAIN_EXTENSIONS = frozenset(
 def looks_like_path(path: str) -> bool:
     """A location must look like a file: a directory part, or an extension of a file
     kind we know. `networkx.algorithms` (a module) and `1.9.59` (a version) are not."""
-    if "://" in path or path.startswith("www."):
-        return False
+    if "://" in path or _HOST.match(path):
+        return False  # a URL, perhaps without its scheme: w3.org/TR/html5/x.html
     if "/" in path.strip("/"):
         return True
     ext = _EXTENSION.search(path)

@@ -59,6 +59,7 @@ def test_symbol_mentions_and_prose_are_not_heading_references() -> None:
     assert refs("# see `_healthz_report()` in submit_ingestion_run.py\n") == []
     assert refs("# see networkx.algorithms for more\n") == []
     assert refs("# see ABOVE FOR DETAILS in 1.9.59\n") == []
+    assert refs("# See w3.org/TR/html5/tokenization.html#markup-declaration-open-state\n") == []
 
 
 def test_notes_references_and_wrapped_names() -> None:

@@ -116,3 +116,10 @@ def test_heading_kinds_can_be_switched_off() -> None:
     off = ExtractOptions(headings=HeadingOptions(caps=False, notes=False))
     assert extract(src, "python", off).anchors == ()
     assert len(extract(src, "python", ExtractOptions()).anchors) == 2
+
+
+def test_docstring_section_titles_are_not_caps_headings() -> None:
+    src = 'class B:\n    """Button.\n\n    STANDARD OPTIONS\n\n        class, cursor\n    """\n'
+    assert anchors(src, "python") == []
+    note = 'def f():\n    """\n    Note [Docstring note]\n    ~~~~~~~~~~~~~~~~~~~~~\n    Text.\n    """\n'
+    assert [a[:2] for a in anchors(note, "python")] == [("note", "Docstring note")]
