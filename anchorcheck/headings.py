@@ -121,11 +121,17 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
         m = _NOTE_DEF.search(cl.text)
         if m is None or cl.text[: m.start()].strip(" \t*#/-"):
             continue
+        # GHC's rule (linters/lint-notes): the next line holds "~~~" in the three
+        # columns where "Note [" starts. A longer rule that starts further left also
+        # counts, which is how `{- Note [X]` over a column-0 `~~~~` is written.
         below = lines[i + 1]
-        u = _UNDERLINE.search(below.text)
-        if u is None or below.col + u.start() != cl.col + m.start():
+        col = cl.col + m.start()
+        if not any(
+            below.col + u.start() <= col and col + 3 <= below.col + u.end()
+            for u in _UNDERLINE.finditer(below.text)
+        ):
             continue
-        yield Anchor.make(m.group(1), AnchorKind.NOTE, cl.line, cl.col + m.start())
+        yield Anchor.make(m.group(1), AnchorKind.NOTE, cl.line, col)
 
 
 def note_definition_spans(comment: Comment) -> set[tuple[int, int]]:

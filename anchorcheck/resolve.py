@@ -12,6 +12,7 @@ from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.headings import HeadingOptions, caps_heading_text
 from anchorcheck.reference import Reference, RefKind
+from anchorcheck.suggest import Suggester, suggest
 from anchorcheck.workspace import RepoSpec
 
 FileId = tuple[str, str]  # (repo, path)
@@ -84,6 +85,18 @@ class Resolver:
     def __init__(self, index: WorkspaceIndex, headings: HeadingOptions | None = None) -> None:
         self.index = index
         self.headings = headings or HeadingOptions()
+        self._heading_names: Suggester | None = None
+        self._note_names: Suggester | None = None
+
+    def _suggest_heading(self, name: str) -> list[str]:
+        if self._heading_names is None:
+            self._heading_names = Suggester(self.index.by_name)
+        return self._heading_names.suggest(name)
+
+    def _suggest_note(self, name: str) -> list[str]:
+        if self._note_names is None:
+            self._note_names = Suggester(self.index.notes)
+        return self._note_names.suggest(name)
 
     def resolve(self, ref: Reference) -> Resolution:
         if ref.kind is RefKind.NOTE:
@@ -171,7 +184,7 @@ class Resolver:
         local = [a for f in files for a in self.index.by_file.get(f, []) if a.kind is not AnchorKind.NOTE]
         candidates = [a.slug for a in local] if ref.kind is RefKind.SLUG else [a.name for a in local]
         suggestions = suggest(name, candidates) or (
-            suggest(name, list(self.index.by_name)) if ref.kind is RefKind.HEADING else []
+            self._suggest_heading(name) if ref.kind is RefKind.HEADING else []
         )
         return Resolution(ref, Status.DANGLING, files=files, suggestions=tuple(suggestions))
 
@@ -201,7 +214,7 @@ class Resolver:
                 return Resolution(ref, Status.RESOLVED, tuple(scope))
             if len(scope) > 1:
                 return Resolution(ref, Status.AMBIGUOUS, tuple(scope))
-        suggestions = suggest(name, list(self.index.by_name))
+        suggestions = self._suggest_heading(name)
         # Quoted prose ("see 'Effective Java'") is not a citation: only a heading-shaped
         # quote, or one close to a real heading, is reported as dangling.
         if suggestions or caps_heading_text(name, self.headings) == name:
@@ -213,42 +226,4 @@ class Resolver:
         found = self.index.notes.get(name)
         if found:
             return Resolution(ref, Status.RESOLVED, tuple(found))
-        return Resolution(ref, Status.DANGLING, suggestions=tuple(suggest(name, list(self.index.notes))))
-
-
-def suggest(name: str, candidates: list[str]) -> list[str]:
-    """Did-you-mean: same words in another case or spacing first, then small typos
-    (a transposition counts as one edit, so `clinet` finds `client`)."""
-    if not name or not candidates:
-        return []
-    folded = "".join(name.split()).casefold()
-    same = sorted({c for c in candidates if "".join(c.split()).casefold() == folded and c != name})
-    if same:
-        return same[:3]
-    key = name.casefold()
-    limit = max(1, min(3, len(key) // 6))
-    scored = []
-    for cand in set(candidates):
-        if cand == name or abs(len(cand) - len(key)) > limit:
-            continue
-        dist = edit_distance(key, cand.casefold(), limit)
-        if dist <= limit:
-            scored.append((dist, cand))
-    return [c for _, c in sorted(scored)[:3]]
-
-
-def edit_distance(a: str, b: str, limit: int) -> int:
-    """Optimal-string-alignment distance, giving up (limit + 1) once past `limit`."""
-    prev2: list[int] = []
-    prev = list(range(len(b) + 1))
-    for i in range(1, len(a) + 1):
-        cur = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                cur[j] = min(cur[j], prev2[j - 2] + 1)
-        if min(cur) > limit:
-            return limit + 1
-        prev2, prev = prev, cur
-    return prev[-1]
+        return Resolution(ref, Status.DANGLING, suggestions=tuple(self._suggest_note(name)))

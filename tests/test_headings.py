@@ -79,9 +79,13 @@ def test_note_needs_underline_at_the_same_column() -> None:
     good = "-- Note [Join points]\n-- ~~~~~~~~~~~~~~~~~~\n"
     shifted = "-- Note [Join points]\n--  ~~~~~~~~~~~~~~~~~~\n"
     missing = "-- Note [Join points]\n-- text\n"
+    wide = "{- Note [Join points]\n~~~~~~~~~~~~~~~~~~~~~\n-}\n"  # GHC's usual layout
+    short = "{- Note [Join points]\n~~\n-}\n"
     assert anchors(good, "haskell") == [("note", "Join points", 1, 3)]
     assert anchors(shifted, "haskell") == []
     assert anchors(missing, "haskell") == []
+    assert anchors(wide, "haskell") == [("note", "Join points", 1, 3)]
+    assert anchors(short, "haskell") == []
 
 
 @pytest.mark.parametrize(("src", "lang"), [

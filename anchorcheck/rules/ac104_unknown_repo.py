@@ -3,10 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from anchorcheck.finding import Finding, Severity
-from anchorcheck.resolve import Status, suggest
+from anchorcheck.resolve import Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 from anchorcheck.rules.wording import did_you_mean
+from anchorcheck.suggest import suggest
 
 
 @rule("AC104", "unknown-repo", Severity.ERROR)

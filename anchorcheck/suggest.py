@@ -1,0 +1,71 @@
+"""Did-you-mean: the real anchor names closest to a name that resolved to nothing.
+
+Thousands of dangling references against thousands of names (GHC's notes) rule out
+comparing every pair. Candidates come from a single-deletion index (SymSpell's idea):
+two strings one substitution, insertion, deletion or transposition apart always
+share a string one deletion away from each, so one dictionary look-up per deletion
+of the query finds them; an edit distance then confirms.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+
+def _fold(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _deletions(word: str) -> set[str]:
+    return {word} | {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+class Suggester:
+    def __init__(self, candidates: Iterable[str]) -> None:
+        self._by_fold: dict[str, set[str]] = defaultdict(set)
+        self._by_deletion: dict[str, set[str]] = defaultdict(set)
+        for cand in set(candidates):
+            key = _fold(cand)
+            self._by_fold[key].add(cand)
+            for d in _deletions(key):
+                self._by_deletion[d].add(cand)
+        self._memo: dict[str, list[str]] = {}
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        """Same words in another case or spacing first, then one- or two-edit typos."""
+        if name in self._memo:
+            return self._memo[name]
+        key = _fold(name)
+        same = sorted(c for c in self._by_fold.get(key, ()) if c != name)
+        if same:
+            out = same[:n]
+        else:
+            found = {c for d in _deletions(key) for c in self._by_deletion.get(d, ())}
+            scored = sorted((edit_distance(key, _fold(c), 2), c) for c in found if c != name)
+            out = [c for dist, c in scored if dist <= 2][:n]
+        self._memo[name] = out
+        return out
+
+
+def suggest(name: str, candidates: Iterable[str]) -> list[str]:
+    return Suggester(candidates).suggest(name)
+
+
+def edit_distance(a: str, b: str, limit: int) -> int:
+    """Optimal-string-alignment distance, giving up (limit + 1) once past `limit`."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > limit:
+            return limit + 1
+        prev2, prev = prev, cur
+    return prev[-1]
