@@ -119,7 +119,7 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
     for i in range(len(lines) - 1):
         cl = lines[i]
         m = _NOTE_DEF.search(cl.text)
-        if m is None or cl.text[: m.start()].strip(" \t*#/-"):
+        if m is None:
             continue
         # GHC's rule (linters/lint-notes): the next line holds "~~~" in the three
         # columns where "Note [" starts. A longer rule that starts further left also

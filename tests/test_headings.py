@@ -93,6 +93,7 @@ def test_note_needs_underline_at_the_same_column() -> None:
     ("# Note [Foo bar]\n# ~~~~~~~~~~~~~~\n", "python"),
     ("// Note [Foo bar]\n// ~~~~~~~~~~~~~~\n", "c"),
     ("/* Note [Foo bar]\n * ~~~~~~~~~~~~~~\n */\n", "c"),
+    ("-- | Note [Foo bar]\n-- ~~~~~~~~~~~~~~~~~\n", "haskell"),  # Haddock marker before it
 ])
 def test_note_definitions_under_each_leader(src: str, lang: str) -> None:
     assert [a[:2] for a in anchors(src, lang)] == [("note", "Foo bar")]
