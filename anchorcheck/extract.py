@@ -6,16 +6,20 @@ on its path or repo, so it can be cached by blob id.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from anchorcheck.anchor import Anchor
-from anchorcheck.citations import find_references
-from anchorcheck.headings import HeadingOptions, find_anchors
+from anchorcheck.citations import TRIGGER, find_references
+from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors
 from anchorcheck.markdown import read_markdown
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 
 EXTRACTOR_VERSION = 1
+
+# A comment block is only built when it may hold an anchor or a reference.
+_INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +41,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         comments, md_anchors = read_markdown(text)
         anchors = md_anchors if options.markdown else []
     else:
-        comments = scan(text, language)
+        comments = scan(text, language, keep=_INTEREST)
         anchors = list(find_anchors(comments, options.headings))
     refs = [ref for comment in comments for ref in find_references(comment)]
     return BlobIndex(

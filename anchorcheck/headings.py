@@ -24,6 +24,9 @@ _LICENSE_WORDS = re.compile(
     r"|redistribution|without limitation|merchantability",
     re.IGNORECASE,
 )
+_CAPS_HINT = re.compile(r"[A-Z]{3}")  # a heading has a word of 3+ capitals; most comments do not
+# What any anchor's comment block contains: a cheap test before building the block.
+ANCHOR_HINT = re.compile(r"[A-Z]{3}|Note \[")
 _NOTE_DEF = re.compile(r"Note \[([^\]\n]+)\]")
 _UNDERLINE = re.compile(r"~{3,}")
 
@@ -46,7 +49,8 @@ def find_anchors(comments: list[Comment], options: HeadingOptions) -> Iterator[A
     for comment in comments:
         if comment.kind in ("prose", "heading"):
             continue  # Markdown anchors are its headings, found by the Markdown reader
-        if options.notes:
+        text = comment.text
+        if options.notes and "Note [" in text:
             yield from _notes(comment)
         # Docstrings hold API section titles ("STANDARD OPTIONS") repeated in every
         # class; they are read in help(), not cited, so only comments give caps headings.
@@ -54,7 +58,8 @@ def find_anchors(comments: list[Comment], options: HeadingOptions) -> Iterator[A
             options.caps
             and comment.own_line
             and comment.kind != "docstring"
-            and not _LICENSE_WORDS.search(comment.text)
+            and _CAPS_HINT.search(text)
+            and not _LICENSE_WORDS.search(text)
         ):
             yield from _caps_headings(comment, options)
 

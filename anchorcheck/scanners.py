@@ -112,138 +112,200 @@ _YAML_BLOCK_SCALAR = re.compile(r"(?:^|[:\-]\s+|^\s*)[|>][-+0-9]*\s*(?:#.*)?$")
 _OPENERS = re.compile(r"^(?:#+|//+|--+|;+)")
 
 
-def scan(text: str, family: str) -> list[Comment]:
-    """All comment blocks of `text`, a file written in `family`'s syntax."""
+# Span kinds: what the scanner found, before any Comment is built.
+_LINE, _BLOCK, _DOC = 0, 1, 2
+Span = tuple[int, int, int]  # (start offset, end offset, kind)
+
+
+def scan(text: str, family: str, keep: re.Pattern[str] | None = None) -> list[Comment]:
+    """The comment blocks of `text`, a file written in `family`'s syntax.
+
+    With `keep`, only blocks in which `keep` finds a match are built: the scanner
+    still walks the whole file (it must, to know what is inside a string), but most
+    comments hold nothing of interest, and building them is most of the cost.
+    """
     if family == "python":
-        return _merge(_scan_python(text))
-    fam = _FAMILIES.get(family)
-    if fam is None:
-        return []
-    hidden = _yaml_block_scalar_lines(text) if family == "yaml" else frozenset()
-    raw = _scan(text, fam)
-    if hidden:
-        raw = (c for c in raw if c.lines[0].line not in hidden)
-    return _merge(raw)
+        spans: list[Span] = list(_python_spans(text))
+    else:
+        fam = _FAMILIES.get(family)
+        if fam is None:
+            return []
+        spans = list(_spans(text, fam))
+        if family == "yaml" and spans:
+            spans = _drop_block_scalar_spans(text, spans)
+    loc = _Locator(text)
+    out: list[Comment] = []
+    for block in _blocks(text, spans):
+        if keep is not None and keep.search(text, block[0][0], block[-1][1]) is None:
+            continue
+        out.append(_build(text, block, loc))
+    return out
 
 
-def _scan(text: str, fam: _Family) -> Iterator[Comment]:
-    lines = _LineIndex(text)
+def _spans(text: str, fam: _Family) -> Iterator[Span]:
     pos = 0
     search = fam.pattern.search
+    ok = fam.opener_ok
     while True:
         m = search(text, pos)
         if m is None:
             return
         kind = m.lastgroup
-        pos = max(m.end(), m.start() + 1)
+        start, end = m.span()
+        pos = end if end > start else start + 1
+        if kind == "str" or kind == "skip":
+            continue
         if kind == "lc":
-            if fam.opener_ok is not None and not fam.opener_ok(text, m.start()):
-                pos = m.start() + 1
+            if ok is not None and not ok(text, start):
+                pos = start + 1
                 continue
-            yield _line_comment(lines, text, m.start(), m.end())
+            yield (start, end, _LINE)
         elif kind == "bc":
-            yield _block_comment(lines, text, m.start(), m.end())
+            yield (start, end, _BLOCK)
         elif kind == "nbc":
-            end = _nested_end(text, m.start())
-            yield _block_comment(lines, text, m.start(), end)
-            pos = end
+            pos = _nested_end(text, start)
+            yield (start, pos, _BLOCK)
         elif kind == "heredoc":
-            pos = _heredoc_end(text, m.end(), m.group("tag"), m.group(0).startswith("<<-"))
+            pos = _heredoc_end(text, end, m.group("tag"), m.group(0).startswith("<<-"))
         elif kind == "raw":
             close = '"' + m.group("hashes")
-            end = text.find(close, m.end())
-            pos = len(text) if end < 0 else end + len(close)
+            found = text.find(close, end)
+            pos = len(text) if found < 0 else found + len(close)
 
 
-def _scan_python(text: str) -> Iterator[Comment]:
+def _python_spans(text: str) -> Iterator[Span]:
     """Python: `#` comments, plus docstrings (a triple-quoted string in statement position)."""
-    fam = _FAMILIES["python"]
-    lines = _LineIndex(text)
+    search = _FAMILIES["python"].pattern.search
+    first_code = _first_code_offset(text)
     pos = 0
     while True:
-        m = fam.pattern.search(text, pos)
+        m = search(text, pos)
         if m is None:
             return
-        pos = max(m.end(), m.start() + 1)
+        start, end = m.span()
+        pos = end if end > start else start + 1
         if m.lastgroup == "lc":
-            yield _line_comment(lines, text, m.start(), m.end())
-        elif _is_docstring(text, m.start(), m.group(0)):
-            yield _docstring(lines, text, m.start(), m.end())
+            yield (start, end, _LINE)
+        elif _is_docstring(text, start, first_code):
+            yield (start, end, _DOC)
 
 
-def _is_docstring(text: str, start: int, literal: str) -> bool:
-    if not literal.startswith(('"""', "'''")):
+_CODE_LINE = re.compile(r"^[ \t]*[^\s#]", re.MULTILINE)
+
+
+def _first_code_offset(text: str) -> int:
+    m = _CODE_LINE.search(text)
+    return len(text) if m is None else m.end() - 1
+
+
+def _is_docstring(text: str, start: int, first_code: int) -> bool:
+    """A triple-quoted string that opens its line and is the module's first code or
+    follows a line ending in `:` (a def or class header)."""
+    if not text.startswith(('"""', "'''"), start):
         return False
     line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip().strip("rRbBuUfF"):
+    if text[line_start:start].strip(" \trRbBuUfF"):
         return False
-    before = text[:line_start].rstrip()
-    # Module docstring (nothing but comments before) or right after a `...:` header line.
-    return before == "" or before.endswith(":") or all(
-        not ln.strip() or ln.lstrip().startswith("#") for ln in before.splitlines()
-    )
+    if line_start <= first_code <= start:
+        return True  # module docstring: nothing but comments and blank lines before
+    i = line_start - 1
+    while i >= 0 and text[i] in " \t\r\n":
+        i -= 1
+    return i >= 0 and text[i] == ":"
 
 
-class _LineIndex:
-    """Maps offsets to (line, column) in O(log n)."""
+def _own_line(text: str, start: int) -> bool:
+    line_start = text.rfind("\n", 0, start) + 1
+    return text[line_start:start].strip() == ""
+
+
+def _blocks(text: str, spans: list[Span]) -> Iterator[list[Span]]:
+    """Group consecutive own-line line comments into one block, as a reader sees them."""
+    block: list[Span] = []
+    for span in spans:
+        if block and span[2] == _LINE and block[-1][2] == _LINE and _continues(text, block[-1], span):
+            block.append(span)
+            continue
+        if block:
+            yield block
+        block = [span]
+    if block:
+        yield block
+
+
+def _continues(text: str, prev: Span, span: Span) -> bool:
+    gap = text[prev[1]:span[0]]
+    return gap.count("\n") == 1 and gap.strip() == "" and _own_line(text, prev[0])
+
+
+class _Locator:
+    """Offsets to (line, column), for offsets visited in increasing order: newlines
+    are counted once, from the last offset asked for."""
 
     def __init__(self, text: str) -> None:
-        self.starts = [0]
-        find = text.find
-        i = find("\n")
-        while i >= 0:
-            self.starts.append(i + 1)
-            i = find("\n", i + 1)
+        self.text = text
+        self.pos = 0
+        self.line = 1
 
     def locate(self, offset: int) -> tuple[int, int]:
-        from bisect import bisect_right
+        if offset < self.pos:
+            self.pos, self.line = 0, 1
+        self.line += self.text.count("\n", self.pos, offset)
+        self.pos = offset
+        return self.line, offset - (self.text.rfind("\n", 0, offset) + 1)
 
-        idx = bisect_right(self.starts, offset) - 1
-        return idx + 1, offset - self.starts[idx]
+
+def _build(text: str, block: list[Span], loc: _Locator) -> Comment:
+    start, end, kind = block[0]
+    if kind == _DOC:
+        return _docstring(loc, text, start, end)
+    if kind == _BLOCK:
+        return _block_comment(loc, text, start, end)
+    own = _own_line(text, start)
+    lines = tuple(_line_comment(loc, text, s, e) for s, e, _ in block)
+    return Comment(lines, own_line=own)
 
 
-def _line_comment(lines: _LineIndex, text: str, start: int, end: int) -> Comment:
-    line, col = lines.locate(start)
+def _line_comment(loc: _Locator, text: str, start: int, end: int) -> CommentLine:
+    line, col = loc.locate(start)
     body = text[start:end].rstrip("\r")
     opener = _OPENERS.match(body)
     skip = opener.end() if opener else 1
-    line_start = start - col
-    own = text[line_start:start].strip() == ""
-    return Comment((CommentLine(line, col + skip, body[skip:]),), own_line=own)
+    return CommentLine(line, col + skip, body[skip:])
 
 
-def _block_comment(lines: _LineIndex, text: str, start: int, end: int) -> Comment:
+def _block_comment(loc: _Locator, text: str, start: int, end: int) -> Comment:
     """A `/* */`-like block: each line keeps its column; openers, closers and the
     ` * ` gutter are removed so that headings inside stand alone."""
-    first_line, first_col = lines.locate(start)
+    first_line, first_col = loc.locate(start)
     own = text[start - first_col:start].strip() == ""
     body = text[start:end]
-    opener = re.match(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?", body)
+    opener = _BLOCK_OPENER.match(body)
     skip = opener.end() if opener else 0
-    closer = re.search(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z", body)
+    closer = _BLOCK_CLOSER.search(body)
     stop = closer.start() if closer else len(body)
     out: list[CommentLine] = []
-    offset = skip
     for i, raw in enumerate(body[skip:stop].split("\n")):
-        line = first_line + i
-        col = first_col + offset if i == 0 else 0
         stripped = raw.rstrip("\r")
-        if i > 0:
-            gutter = re.match(r"[ \t]*(?:\*(?!/)[ \t]?)?", stripped)
-            cut = gutter.end() if gutter else 0
-            col, stripped = cut, stripped[cut:]
-        out.append(CommentLine(line, col, stripped))
-        offset = 0
-    if not out:
-        out.append(CommentLine(first_line, first_col, ""))
+        if i == 0:
+            out.append(CommentLine(first_line, first_col + skip, stripped))
+            continue
+        gutter = _GUTTER.match(stripped)
+        cut = gutter.end() if gutter else 0
+        out.append(CommentLine(first_line + i, cut, stripped[cut:]))
     return Comment(tuple(out), own_line=own, kind="block")
 
 
-def _docstring(lines: _LineIndex, text: str, start: int, end: int) -> Comment:
-    literal = text[start:end]
+_BLOCK_OPENER = re.compile(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?")
+_BLOCK_CLOSER = re.compile(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z")
+_GUTTER = re.compile(r"[ \t]*(?:\*(?!/)[ \t]?)?")
+
+
+def _docstring(loc: _Locator, text: str, start: int, end: int) -> Comment:
     inner_start = start + 3
-    inner_end = end - 3 if literal.endswith(('"""', "'''")) and end - 3 >= inner_start else end
-    first_line, first_col = lines.locate(inner_start)
+    closed = text.startswith(('"""', "'''"), end - 3) and end - 3 >= inner_start
+    inner_end = end - 3 if closed else end
+    first_line, first_col = loc.locate(inner_start)
     out = []
     for i, raw in enumerate(text[inner_start:inner_end].split("\n")):
         col = first_col if i == 0 else 0
@@ -274,6 +336,15 @@ def _heredoc_end(text: str, pos: int, tag: str, dash: bool) -> int:
     return len(text) if m is None else m.end()
 
 
+def _drop_block_scalar_spans(text: str, spans: list[Span]) -> list[Span]:
+    """Spans that do not start inside a YAML block scalar (`key: |`), where `#` is content."""
+    hidden = _yaml_block_scalar_lines(text)
+    if not hidden:
+        return spans
+    loc = _Locator(text)
+    return [sp for sp in spans if loc.locate(sp[0])[0] not in hidden]
+
+
 def _yaml_block_scalar_lines(text: str) -> frozenset[int]:
     """Line numbers inside YAML block scalars (`key: |`), where `#` is content."""
     hidden: set[int] = set()
@@ -291,23 +362,3 @@ def _yaml_block_scalar_lines(text: str) -> frozenset[int]:
             if _YAML_BLOCK_SCALAR.search(code) and not code.lstrip().startswith("#"):
                 owner_indent = indent
     return frozenset(hidden)
-
-
-def _merge(comments: Iterator[Comment] | list[Comment]) -> list[Comment]:
-    """Join consecutive own-line line comments into one block, as a reader sees them."""
-    out: list[Comment] = []
-    for c in comments:
-        prev = out[-1] if out else None
-        if (
-            prev is not None
-            and c.own_line
-            and prev.own_line
-            and len(c.lines) == 1
-            and prev.kind == c.kind == "comment"
-            and prev.end_line + 1 == c.start_line
-        ):
-            out[-1] = Comment(prev.lines + c.lines, own_line=True, kind="comment")
-        else:
-            out.append(c)
-    return out
-
