@@ -118,14 +118,19 @@ def looks_like_path(path: str) -> bool:
 # Every reference form contains one of these; most comments contain none, and one
 # search rules them out far faster than running every pattern.
 TRIGGER = re.compile(
-    r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\.|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
+    r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
     r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#"
 )
 
 
+_SEE_HINT = re.compile(r"(?i:see|per|under|cf\b|described|explained)")
+_PAREN_HINT = re.compile(r"\([ \t\n]*in[ \t\n]")
+
+
 def find_references(comment: Comment) -> Iterator[Reference]:
     joined = _join(comment)
-    if TRIGGER.search(joined.text) is None:
+    text = joined.text
+    if TRIGGER.search(text) is None:
         return
     taken: list[tuple[int, int]] = []
 
@@ -136,25 +141,40 @@ def find_references(comment: Comment) -> Iterator[Reference]:
         taken.append((s, e))
         return True
 
-    definitions = note_definition_spans(comment)
-    for m in _NOTE.finditer(joined.text):
-        line, col = joined.locate(m.start())
-        if (line, col) in definitions:
-            taken.append(m.span())
-            continue
-        if free(m):
-            name = fold_space(_GUTTER.sub(" ", m.group("name")))
-            yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name)
-    for m in _BLOB_URL.finditer(joined.text):
-        if free(m):
-            yield _blob_url_reference(joined, m)
-    in_markdown = comment.kind in ("prose", "heading")
-    for m in _MD_LINK.finditer(joined.text):
-        ref = _md_link_reference(joined, m, in_markdown)
-        if ref is not None and free(m):
-            yield ref
-    for pattern in (_SEE, _PAREN, _SECTION, _FRAGMENT):
-        for m in pattern.finditer(joined.text):
+    # Each pattern runs only where its literal occurs: most comments that pass the
+    # trigger hold one kind of reference, and the caps-heading patterns are the
+    # costly ones.
+    if "Note" in text:
+        definitions = note_definition_spans(comment)
+        for m in _NOTE.finditer(text):
+            line, col = joined.locate(m.start())
+            if (line, col) in definitions:
+                taken.append(m.span())
+                continue
+            if free(m):
+                name = fold_space(_GUTTER.sub(" ", m.group("name")))
+                yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name)
+    if "github.com/" in text:
+        for m in _BLOB_URL.finditer(text):
+            if free(m):
+                yield _blob_url_reference(joined, m)
+    if "](" in text:
+        in_markdown = comment.kind in ("prose", "heading")
+        for m in _MD_LINK.finditer(text):
+            ref = _md_link_reference(joined, m, in_markdown)
+            if ref is not None and free(m):
+                yield ref
+    patterns = []
+    if _SEE_HINT.search(text):
+        patterns.append(_SEE)
+    if _PAREN_HINT.search(text):
+        patterns.append(_PAREN)
+    if "§" in text:
+        patterns.append(_SECTION)
+    if "#" in text:
+        patterns.append(_FRAGMENT)
+    for pattern in patterns:
+        for m in pattern.finditer(text):
             ref = _heading_reference(joined, m, pattern is _FRAGMENT)
             if ref is not None and free(m):
                 yield ref

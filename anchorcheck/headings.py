@@ -54,14 +54,11 @@ def find_anchors(comments: list[Comment], options: HeadingOptions) -> Iterator[A
             yield from _notes(comment)
         # Docstrings hold API section titles ("STANDARD OPTIONS") repeated in every
         # class; they are read in help(), not cited, so only comments give caps headings.
-        if (
-            options.caps
-            and comment.own_line
-            and comment.kind != "docstring"
-            and _CAPS_HINT.search(text)
-            and not _LICENSE_WORDS.search(text)
-        ):
-            yield from _caps_headings(comment, options)
+        if options.caps and comment.own_line and comment.kind != "docstring" and _CAPS_HINT.search(text):
+            found = list(_caps_headings(comment, options))
+            # The licence test reads the whole block, so it runs only when needed.
+            if found and not _LICENSE_WORDS.search(text):
+                yield from found
 
 
 def caps_heading_text(text: str, options: HeadingOptions) -> str | None:
@@ -123,6 +120,8 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
     lines = comment.lines
     for i in range(len(lines) - 1):
         cl = lines[i]
+        if "Note [" not in cl.text:
+            continue  # a substring test is far cheaper than the search, on every line
         m = _NOTE_DEF.search(cl.text)
         if m is None:
             continue

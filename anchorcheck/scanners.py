@@ -282,7 +282,7 @@ def _block_comment(loc: _Locator, text: str, start: int, end: int) -> Comment:
     body = text[start:end]
     opener = _BLOCK_OPENER.match(body)
     skip = opener.end() if opener else 0
-    closer = _BLOCK_CLOSER.search(body)
+    closer = _BLOCK_CLOSER.search(body, max(0, len(body) - 32))  # closers are short
     stop = closer.start() if closer else len(body)
     out: list[CommentLine] = []
     for i, raw in enumerate(body[skip:stop].split("\n")):
