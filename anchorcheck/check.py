@@ -51,7 +51,9 @@ def enabled_rules(settings: Settings, extra: Iterable[str] = ()) -> list[Rule]:
             raise ConfigError(f"unknown rule code {code!r} (see 'anchorcheck rules')")
     return [
         r for r in REGISTRY.values()
-        if (r.enabled_by_default or r.code in wanted) and r.code not in settings.disable
+        if r.mode == "workspace"
+        and (r.enabled_by_default or r.code in wanted)
+        and r.code not in settings.disable
     ]
 
 

@@ -153,6 +153,51 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
     click.echo(f"{len(rows)} references.")
 
 
+@cli.command("merge-order")
+@workspace_options
+@click.option("--pr", "prs", multiple=True, required=True, metavar="LABEL=REF",
+              help="An open change: LABEL is REPO#ID or REPO, REF its head. Repeatable.")
+@click.option("--base", "bases", multiple=True, metavar="REPO=REF",
+              help="The base a repo's changes target (default: the repo's workspace ref).")
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
+              show_default=True)
+@click.option("--for", "only", metavar="LABEL", help="Markdown: only what matters to this change.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
+              default="error", show_default=True)
+def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+                prs: tuple[str, ...], bases: tuple[str, ...], fmt: str, only: str | None,
+                fail_on: str) -> None:
+    """Order open PRs across repos so every reference resolves on arrival; flag PRs that
+    break references, conflict, or race on a version bump."""
+    from anchorcheck.change import ChangeSpec
+    from anchorcheck.merge_report import (
+        advise,
+        exit_code,
+        render_merge_json,
+        render_merge_markdown,
+        render_merge_text,
+    )
+    from anchorcheck.mergeorder import analyse
+    from anchorcheck.workspace import split_pair
+
+    ws = _workspace(config, repos, refs)
+    specs = [ChangeSpec.parse(arg, ws) for arg in prs]
+    base_refs = dict(split_pair(arg, "--base", "REPO=REF") for arg in bases)
+    for name in base_refs:
+        if ws.repo(name) is None:
+            raise AnchorcheckError(f"--base names unknown repo {name!r}")
+    if only is not None and only not in {s.label for s in specs}:
+        raise AnchorcheckError(f"--for {only!r} is not one of the --pr labels")
+    advisory = advise(analyse(ws, specs, base_refs), ws.settings.disable)
+    if fmt == "json":
+        click.echo(render_merge_json(advisory), nl=False)
+    elif fmt == "markdown":
+        click.echo(render_merge_markdown(advisory, only), nl=False)
+    else:
+        click.echo(render_merge_text(advisory, _colour()), nl=False)
+    sys.exit(exit_code(advisory, None if fail_on == "never" else Severity.parse(fail_on)))
+
+
 @cli.command()
 @click.argument("code", required=False)
 def rules(code: str | None) -> None:

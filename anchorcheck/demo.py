@@ -4,7 +4,8 @@ A Helm chart repo (`client`), a Python runtime repo (`client-runtime`) and a bac
 repo (`backend`), each with a PR branch:
 
 - client#791 adds the ROLLBACK ON THE DEGRADED PATH heading to the jobs-manager
-  deployment template (and bumps the chart version);
+  deployment template, and bumps the chart to 1.9.59, which develop has meanwhile
+  reached (client#784) while client#787 takes 1.9.60: a version race;
 - client-runtime#359 adds a comment citing that heading;
 - backend#1923 cites a chart heading in the wrong file.
 """
@@ -16,8 +17,11 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from anchorcheck.change import ChangeSpec
 from anchorcheck.check import run_check
-from anchorcheck.repobuilder import branch, init_repo
+from anchorcheck.merge_report import advise, render_merge_text
+from anchorcheck.mergeorder import analyse
+from anchorcheck.repobuilder import branch, commit, init_repo
 from anchorcheck.report import render_text
 from anchorcheck.workspace import load_workspace
 
@@ -138,6 +142,14 @@ UPGRADE_SCRIPT = """\
 helm upgrade --install --atomic --timeout 10m jobs-manager ./client
 """
 
+VALUES = "env: {}\nimage:\n  repository: jobs-manager\n  tag: latest\n"
+VALUES_VERSION = "1.9.58"
+
+
+def _chart(version: str) -> str:
+    return f"apiVersion: v2\nname: client\nversion: {version}\n"
+
+
 CONFIG = """\
 # The demo workspace: three repos checked together.
 [[repo]]
@@ -162,16 +174,24 @@ ref = "main"
 def build_demo_workspace(root: Path) -> Path:
     """Lay out the three repos and their PR branches under `root`; return the config."""
     chart = init_repo(root / "client", {
-        "Chart.yaml": "apiVersion: v2\nname: client\nversion: 1.9.58\n",
+        "Chart.yaml": _chart(VALUES_VERSION),
         "templates/jobs-manager-deployment.yaml": DEPLOYMENT,
         "templates/auto-upgrade-cronjob.yaml": CRONJOB,
-        "values.yaml": "env: {}\nimage:\n  repository: jobs-manager\n  tag: latest\n",
+        "values.yaml": VALUES,
     }, branch="develop")
     with_note = DEPLOYMENT.replace("  strategy:\n", ROLLBACK_NOTE + "  strategy:\n", 1)
+    # client#791 branched from develop at 1.9.58 and bumps to 1.9.59 ...
     branch(chart, "pr/791", {
         "templates/jobs-manager-deployment.yaml": with_note,
-        "Chart.yaml": "apiVersion: v2\nname: client\nversion: 1.9.59\n",
+        "Chart.yaml": _chart("1.9.59"),
     }, base="develop", message="docs(chart): record that Recreate + --atomic rolls back")
+    # ... while client#784 landed 1.9.59 on develop, and client#787 takes 1.9.60.
+    commit(chart, {"Chart.yaml": _chart("1.9.59"), "values.yaml": VALUES + "replicas: 1\n"},
+           "client#784: values: replicas")
+    branch(chart, "pr/787", {
+        "Chart.yaml": _chart("1.9.60"),
+        "values.yaml": VALUES + "replicas: 1\nresources: {}\n",
+    }, base="develop", message="client#787: values: resources")
     runtime = init_repo(root / "client-runtime", {
         "jobs_manager.py": JOBS_MANAGER,
         "submit_ingestion_run.py": SUBMIT,
@@ -209,6 +229,14 @@ def run_demo(keep: Path | None, colour: bool, echo: Callable[[str], None]) -> No
             ws = load_workspace(config, (), [f"{k}={v}" for k, v in refs.items()])
             result = run_check(ws, memo=memo)
             echo(render_text(result.findings, colour))
+        prs = ["client#791=pr/791", "client#787=pr/787", "client-runtime#359=pr/359",
+               "backend#1923=pr/1923"]
+        echo("== The merge-order advisory for the open PRs (posted on each PR as Markdown):")
+        echo(f"$ anchorcheck merge-order --config {config} " + " ".join(f"--pr {p}" for p in prs))
+        ws = load_workspace(config)
+        specs = [ChangeSpec.parse(p, ws) for p in prs]
+        advisory = advise(analyse(ws, specs, {}, memo=memo))
+        echo(render_merge_text(advisory, colour))
         echo("To run these commands yourself, keep the workspace: anchorcheck demo --keep DIR")
     finally:
         if keep is None:

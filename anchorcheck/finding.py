@@ -39,11 +39,14 @@ class Finding:
     message: str
     subject: str
     suggestion: str | None = None
+    change: str | None = None  # the PR label, for findings of `merge-order`
 
     @property
     def sort_key(self) -> tuple[str, str, int, int, str, str]:
         return (self.repo, self.path, self.line, self.column, self.code, self.message)
 
     def base_fingerprint(self) -> str:
-        raw = "\0".join((self.code, self.repo, self.path, " ".join(self.subject.split())))
+        raw = "\0".join(
+            (self.code, self.change or "", self.repo, self.path, " ".join(self.subject.split()))
+        )
         return hashlib.sha256(raw.encode()).hexdigest()[:20]

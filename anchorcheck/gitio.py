@@ -59,6 +59,7 @@ class GitRepo:
         # mirrors that lack a `config` file, which GitPython's own detection misreads.
         self.git_dir = str(Path(repo.git_dir).resolve())
         self._repo = repo
+        self.blobs_read = 0  # every blob this object has streamed, for cost accounting
 
     @staticmethod
     def _open_bare_without_config(path: Path) -> git.Repo:
@@ -102,15 +103,33 @@ class GitRepo:
         return out or None
 
     def list_tree(self, commit: str) -> list[TreeEntry]:
-        out = self._git("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-        entries = []
-        for record in out.split("\0"):
-            if not record:
-                continue
-            meta, _, path = record.partition("\t")
-            mode, kind, oid, size = meta.split(None, 3)
-            entries.append(TreeEntry(path, mode, kind, oid, int(size) if size.isdigit() else -1))
-        return entries
+        return _parse_tree(self._git("ls-tree", "-r", "-l", "-z", "--full-tree", commit))
+
+    def tree_entry(self, commit: str, path: str) -> TreeEntry | None:
+        out = self._git("ls-tree", "-l", "-z", "--full-tree", commit, "--", path)
+        for entry in _parse_tree(out):
+            if entry.path == path:
+                return entry
+        return None
+
+    def merge_conflicts(self, a: str, b: str) -> tuple[str, ...]:
+        """Files that conflict when merging commits a and b (`git merge-tree`, no
+        checkout, nothing written but loose objects)."""
+        try:
+            done = subprocess.run(
+                ["git", f"--git-dir={self.git_dir}", "merge-tree", "--write-tree", "--name-only",
+                 "--no-messages", "-z", a, b],
+                capture_output=True, check=False,
+            )
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode == 0:
+            return ()
+        if done.returncode != 1:
+            detail = done.stderr.decode(errors="replace").strip().splitlines()
+            raise GitError(f"{self.path}: git merge-tree failed: {detail[-1] if detail else '?'}")
+        fields = [f for f in done.stdout.decode(errors="replace").split("\0") if f]
+        return tuple(sorted(set(fields[1:])))
 
     def changed_paths(self, base: str, head: str) -> list[str]:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
@@ -153,9 +172,22 @@ class GitRepo:
                 size = int(parts[2])
                 data = stdout.read(size)
                 stdout.read(1)
+                self.blobs_read += 1
                 yield parts[0].decode(), data
         finally:
             writer.join(timeout=5)
             stdout.close()
-            proc.kill() if proc.poll() is None else None
+            if proc.poll() is None:
+                proc.kill()
             proc.wait()
+
+
+def _parse_tree(out: str) -> list[TreeEntry]:
+    entries = []
+    for record in out.split("\0"):
+        if not record:
+            continue
+        meta, _, path = record.partition("\t")
+        mode, kind, oid, size = meta.split(None, 3)
+        entries.append(TreeEntry(path, mode, kind, oid, int(size) if size.isdigit() else -1))
+    return entries

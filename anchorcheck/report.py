@@ -15,7 +15,7 @@ from itertools import groupby
 from typing import Any
 
 from anchorcheck.check import CheckResult, FingerprintedFinding
-from anchorcheck.finding import Severity
+from anchorcheck.finding import Finding, Severity
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
@@ -41,7 +41,8 @@ def summary(findings: Sequence[FingerprintedFinding]) -> dict[str, Any]:
 def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
     if not colour:
         lines = [
-            f"{f.repo}:{f.path}:{f.line}:{f.column}: {f.code} {safe_text(f.message)}"
+            f"{_change_prefix(f)}{f.repo}:{safe_text(f.path)}:{f.line}:{f.column}: {f.code} "
+            f"{safe_text(f.message)}"
             for f in (ff.finding for ff in findings)
         ]
     else:
@@ -51,7 +52,7 @@ def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
             for ff in group:
                 f = ff.finding
                 c = _COLOURS[f.severity]
-                lines.append(f"  {_DIM}{f.line}:{f.column}{_RESET} {c}{f.code}{_RESET} "
+                lines.append(f"  {_DIM}{f.line}:{f.column}{_RESET} {c}{f.code}{_RESET} {_change_prefix(f)}"
                              f"{safe_text(f.message)}")
     s = summary(findings)
     if s["total"]:
@@ -60,6 +61,10 @@ def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
     else:
         lines.append("No problems found.")
     return "\n".join(lines) + "\n"
+
+
+def _change_prefix(f: Finding) -> str:
+    return f"[{safe_text(f.change)}] " if f.change else ""
 
 
 def finding_json(ff: FingerprintedFinding) -> dict[str, Any]:
@@ -77,6 +82,8 @@ def finding_json(ff: FingerprintedFinding) -> dict[str, Any]:
     }
     if f.suggestion is not None:
         out["suggestion"] = f.suggestion
+    if f.change is not None:
+        out["change"] = f.change
     return out
 
 

@@ -90,8 +90,8 @@ def load_workspace(
     """The workspace from `--config`/`anchorcheck.toml`, `--repo` and `--ref`; with
     none of them, the current git repository alone."""
     cwd = cwd or Path.cwd()
-    overrides = [_split_pair(arg, "--repo", "NAME=PATH") for arg in repo_args]
-    refs = dict(_split_pair(arg, "--ref", "NAME=REF") for arg in ref_args)
+    overrides = [split_pair(arg, "--repo", "NAME=PATH") for arg in repo_args]
+    refs = dict(split_pair(arg, "--ref", "NAME=REF") for arg in ref_args)
     if config is None and (cwd / CONFIG_NAME).is_file():
         config = cwd / CONFIG_NAME
     if config is not None:
@@ -111,7 +111,7 @@ def load_workspace(
     return replace(ws, repos=tuple(repos)).with_refs(refs)
 
 
-def _split_pair(arg: str, option: str, form: str) -> tuple[str, str]:
+def split_pair(arg: str, option: str, form: str) -> tuple[str, str]:
     name, sep, value = arg.partition("=")
     if not sep or not name or not value:
         raise ConfigError(f"{option} expects {form}, got {arg!r}")

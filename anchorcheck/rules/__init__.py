@@ -14,14 +14,14 @@ REGISTRY: dict[str, Rule] = {}
 
 
 def rule(
-    code: str, name: str, severity: Severity, *, enabled: bool = True
+    code: str, name: str, severity: Severity, *, enabled: bool = True, mode: str = "workspace"
 ) -> Callable[[CheckFn], CheckFn]:
     """Register a check function; its docstring is the rule's documentation."""
 
     def register(fn: CheckFn) -> CheckFn:
         if code in REGISTRY:
             raise RuntimeError(f"rule code {code} registered twice")
-        REGISTRY[code] = Rule(code, name, severity, enabled, fn.__doc__ or name, fn)
+        REGISTRY[code] = Rule(code, name, severity, enabled, fn.__doc__ or name, fn, mode)
         return fn
 
     return register
@@ -43,6 +43,11 @@ from anchorcheck.rules import (  # noqa: E402
     ac105_dangling_path,
     ac110_duplicate_anchor,
     ac120_unreferenced_anchor,
+    ac301_merge_after,
+    ac302_breaks_reference,
+    ac303_dependency_cycle,
+    ac304_merge_conflict,
+    ac305_version_race,
 )
 
 __all__ = [
@@ -56,6 +61,11 @@ __all__ = [
     "ac105_dangling_path",
     "ac110_duplicate_anchor",
     "ac120_unreferenced_anchor",
+    "ac301_merge_after",
+    "ac302_breaks_reference",
+    "ac303_dependency_cycle",
+    "ac304_merge_conflict",
+    "ac305_version_race",
     "rule",
     "rule_by_name_or_code",
 ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
@@ -25,7 +26,8 @@ class CheckContext:
                 yield res
 
 
-CheckFn = Callable[[CheckContext, "Rule"], Iterator[Finding]]
+# Workspace rules get a CheckContext; change rules (merge-order) a MergeContext.
+CheckFn = Callable[[Any, "Rule"], Iterator[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +41,7 @@ class Rule:
     enabled_by_default: bool
     doc: str
     check: CheckFn
+    mode: str = "workspace"  # "workspace" (check) or "changes" (merge-order)
 
     @property
     def summary(self) -> str:
@@ -46,10 +49,10 @@ class Rule:
 
     def finding(
         self, repo: str, path: str, line: int, column: int, message: str, subject: str,
-        suggestion: str | None = None,
+        suggestion: str | None = None, change: str | None = None,
     ) -> Finding:
         return Finding(self.code, self.name, self.severity, repo, path, line, column + 1,
-                       message, subject, suggestion)
+                       message, subject, suggestion, change)
 
     def at(self, res: Resolution, message: str, suggestion: str | None = None) -> Finding:
         ref = res.reference

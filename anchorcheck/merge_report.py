@@ -1,0 +1,221 @@
+"""Reporting the merge-order advisory: text, Markdown (a PR comment), JSON.
+
+Markdown lands in PR comments, where repo text could otherwise mention people
+(`@team`), link (`](javascript:...)`) or inject HTML; every piece of repo text goes
+through `md_text` or `md_code`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import networkx as nx
+
+from anchorcheck.check import FingerprintedFinding, fingerprint
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.graph import build_graph
+from anchorcheck.mergeorder import Analysis
+from anchorcheck.report import finding_json, render_text, safe_text, summary
+from anchorcheck.rules import REGISTRY, CheckContext
+from anchorcheck.rules.merge import MergeContext
+
+_REFERENCE_RULES = ("AC101", "AC102", "AC103", "AC104", "AC105")
+
+
+@dataclass(frozen=True)
+class Advisory:
+    analysis: Analysis
+    findings: tuple[FingerprintedFinding, ...]
+
+    def for_change(self, label: str) -> list[FingerprintedFinding]:
+        return [f for f in self.findings if f.finding.change == label]
+
+
+def advise(analysis: Analysis, disabled: frozenset[str] = frozenset()) -> Advisory:
+    findings: list[Finding] = []
+    ctx = MergeContext(analysis)
+    for rule in REGISTRY.values():
+        if rule.mode == "changes" and rule.code not in disabled:
+            findings.extend(rule.check(ctx, rule))
+    findings.extend(_new_dangling(analysis, disabled))
+    return Advisory(analysis, fingerprint(findings))
+
+
+def _new_dangling(analysis: Analysis, disabled: frozenset[str]) -> list[Finding]:
+    """References a change adds that resolve nowhere, even with every open change in:
+    the workspace rules word them, tagged with the change."""
+    out: list[Finding] = []
+    for label, res in analysis.dangling:
+        graph = build_graph(analysis.base, [res])
+        ctx = CheckContext(analysis.base, graph)
+        for code in _REFERENCE_RULES:
+            rule = REGISTRY[code]
+            if code not in disabled:
+                out.extend(_tag(f, label) for f in rule.check(ctx, rule))
+    return out
+
+
+def _tag(f: Finding, label: str) -> Finding:
+    return replace(f, change=label)
+
+
+def exit_code(advisory: Advisory, fail_on: Severity | None) -> int:
+    if fail_on is None:
+        return 0
+    return 1 if any(ff.finding.severity >= fail_on for ff in advisory.findings) else 0
+
+
+# -- text ----------------------------------------------------------------------
+
+
+def render_merge_text(advisory: Advisory, colour: bool) -> str:
+    a = advisory.analysis
+    deps = _depends_on(a)
+    lines = ["Merge order:"]
+    for i, label in enumerate(a.order, start=1):
+        after = f"  (after {', '.join(deps[label])})" if deps[label] else ""
+        lines.append(f"  {i}. {safe_text(label)}{after}")
+    if a.cycles:
+        lines.append("  (changes in a cycle keep the order given)")
+    return "\n".join(lines) + "\n" + render_text(advisory.findings, colour)
+
+
+def _depends_on(a: Analysis) -> dict[str, list[str]]:
+    return {label: sorted(a.graph.predecessors(label), key=a.order.index) for label in a.order}
+
+
+def _blocks(a: Analysis) -> dict[str, list[str]]:
+    return {label: sorted(a.graph.successors(label), key=a.order.index) for label in a.order}
+
+
+# -- JSON ----------------------------------------------------------------------
+
+
+def render_merge_json(advisory: Advisory) -> str:
+    a = advisory.analysis
+    deps, blocks = _depends_on(a), _blocks(a)
+    changes = []
+    for change in a.changes:
+        label = change.label
+        changes.append({
+            "label": label,
+            "repo": change.repo,
+            "ref": change.spec.head,
+            "head": change.head_commit,
+            "base": change.base_ref,
+            "merge_base": change.merge_base,
+            "depends_on": deps[label],
+            "blocks": blocks[label],
+            "adds_anchors": [x.display for x in a.added_anchors[label]],
+            "removes_anchors": [x.display for x in a.removed_anchors[label]],
+            "versions": [
+                {"path": b.path, "old": b.old, "new": b.new, "base": b.base_now}
+                for b in a.bumps if b.change == label
+            ],
+            "files_changed": len(change.changed),
+        })
+    doc = {
+        "version": 1,
+        "order": list(a.order),
+        "cycles": [list(c) for c in a.cycles],
+        "changes": changes,
+        "findings": [finding_json(f) for f in advisory.findings],
+        "summary": summary(advisory.findings),
+        "stats": {"blobs_read_base": a.blobs_read_base, "blobs_read_changes": a.blobs_read_changes},
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# -- Markdown ------------------------------------------------------------------
+
+# Mid-line, only these can start markup (links need `[`, so `(` and `!` are inert);
+# `#` is escaped so repo text cannot autolink issues.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+_ICONS = {Severity.ERROR: "🛑", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
+
+
+def md_text(text: str) -> str:
+    """Repo text as inert Markdown: no markup, no HTML, no @mentions, no links."""
+    text = " ".join(text.split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _MD_SPECIAL.sub(r"\\\1", text)
+    return text.replace("@", "@&#8203;").replace("://", ":&#8203;//")
+
+
+def md_code(text: str) -> str:
+    """Repo text as an inline code span, fenced so no backtick inside can close it."""
+    text = " ".join(text.split())
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _mermaid_label(text: str) -> str:
+    # Mermaid's entity codes keep quotes, '#' and brackets from ending the label.
+    for ch, code in (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;")):
+        text = text.replace(ch, code)
+    return text
+
+
+def mermaid(a: Analysis, labels: Sequence[str] | None = None) -> str:
+    shown = list(labels) if labels is not None else list(a.order)
+    ids = {label: f"c{i}" for i, label in enumerate(a.order)}
+    lines = ["flowchart LR"]
+    for label in shown:
+        lines.append(f'  {ids[label]}["{_mermaid_label(label)}"]')
+    sub: nx.DiGraph = a.graph.subgraph(shown)
+    for first, after in sorted(sub.edges, key=lambda e: (a.order.index(e[0]), a.order.index(e[1]))):
+        lines.append(f"  {ids[first]} --> {ids[after]}")
+    return "\n".join(lines)
+
+
+def render_merge_markdown(advisory: Advisory, only: str | None = None) -> str:
+    a = advisory.analysis
+    deps, blocks = _depends_on(a), _blocks(a)
+    out = ["### anchorcheck: merge order", ""]
+    steps = " → ".join(f"{i}. {md_code(label)}" for i, label in enumerate(a.order, start=1))
+    out += [f"**Order:** {steps}", ""]
+    related = a.order if only is None else [x for x in a.order if x == only or x in deps[only] or
+                                            x in blocks[only]]
+    out += ["```mermaid", mermaid(a, related), "```", ""]
+    for label in a.order:
+        if only is not None and label != only:
+            continue
+        out += _section(advisory, label, deps[label], blocks[label])
+    total = len(advisory.findings if only is None else advisory.for_change(only))
+    out.append(f"<sub>{total} finding{'s' if total != 1 else ''}; "
+               "`anchorcheck rules CODE` explains each rule.</sub>")
+    return "\n".join(out) + "\n"
+
+
+def _section(advisory: Advisory, label: str, deps: list[str], blocks: list[str]) -> list[str]:
+    a = advisory.analysis
+    out = [f"#### {md_code(label)}", ""]
+    if deps:
+        out.append(f"- **Land after:** {', '.join(md_code(d) for d in deps)}")
+    if blocks:
+        out.append(f"- **Blocks:** {', '.join(md_code(b) for b in blocks)}")
+    added = a.added_anchors.get(label, ())
+    if added:
+        out.append(f"- **Adds anchors:** {', '.join(md_code(x.display) for x in added)}")
+    removed = a.removed_anchors.get(label, ())
+    if removed:
+        out.append(f"- **Removes anchors:** {', '.join(md_code(x.display) for x in removed)}")
+    for b in a.bumps:
+        if b.change == label:
+            out.append(f"- **Version:** {md_code(b.path)} {md_code(b.old or '?')} → {md_code(b.new)}"
+                       f" (base now {md_code(b.base_now or '?')})")
+    findings = advisory.for_change(label)
+    for ff in findings:
+        f = ff.finding
+        where = md_code(f"{f.repo}:{f.path}:{f.line}")
+        out.append(f"- {_ICONS[f.severity]} **{f.code}** {where}: {md_text(f.message)}")
+    if not (deps or blocks or findings):
+        out.append("- Nothing to wait for: mergeable in any order.")
+    out.append("")
+    return out
+

@@ -1,0 +1,381 @@
+"""Merge order: which open change must land first so every reference resolves on
+arrival, and which changes break references, conflict, or race on a version.
+
+Each change is applied to its repo's base as a PR merge would: the files it touches
+(between the merge base and its head) replace the base's. Only those files are read;
+everything else comes from the base index, which the blob memo shares. Then, for
+every pair of changes, the references each one adds or keeps are resolved with and
+without the other: B depends on A when a reference of B resolves against
+base+A+B but not against base+B.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+import networkx as nx
+
+from anchorcheck.anchor import Anchor
+from anchorcheck.change import Change, ChangeSpec, resolve_change
+from anchorcheck.crawl import BlobMemo, SnapshotIndex, decode_blob, index_entries
+from anchorcheck.errors import ConfigError
+from anchorcheck.gitio import GitRepo, TreeEntry
+from anchorcheck.reference import Reference
+from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex
+from anchorcheck.suggest import suggest
+from anchorcheck.versions import (
+    DEFAULT_VERSION_FILES,
+    bump,
+    bumped_part,
+    is_version_file,
+    read_version,
+    version_key,
+)
+from anchorcheck.workspace import Workspace
+
+_UNCHECKED = (Status.RESOLVED, Status.EXTERNAL)
+
+
+@dataclass(frozen=True, slots=True)
+class Dependency:
+    """`after` cites, at `reference`, what `first` adds (`anchors`)."""
+
+    first: str
+    after: str
+    reference: Reference
+    anchors: tuple[Anchor, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Break:
+    """`change` removes `anchor`, which `citations` (in the base, or in `by` changes)
+    still cite; `renamed_to` is the anchor that took its place in the file, if any."""
+
+    change: str
+    anchor: Anchor
+    citations: tuple[tuple[str | None, Reference], ...]  # (citing change or None, ref)
+    renamed_to: Anchor | None
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    change: str
+    other: str  # another change's label, or "base:<ref>"
+    paths: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class VersionBump:
+    change: str
+    repo: str
+    path: str
+    old: str  # at the merge base
+    new: str  # at the head
+    base_now: str | None  # at the base's current tip
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class VersionRace:
+    bump: VersionBump
+    others: tuple[str, ...]  # changes that set the same new version
+    behind: bool  # the base has moved to or past the new version
+    suggested: str
+
+
+@dataclass
+class Analysis:
+    changes: tuple[Change, ...]
+    base: WorkspaceIndex
+    dependencies: list[Dependency] = field(default_factory=list)
+    breaks: list[Break] = field(default_factory=list)
+    cycles: list[tuple[str, ...]] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
+    bumps: list[VersionBump] = field(default_factory=list)
+    races: list[VersionRace] = field(default_factory=list)
+    dangling: list[tuple[str, Resolution]] = field(default_factory=list)
+    order: tuple[str, ...] = ()
+    graph: nx.DiGraph = field(default_factory=nx.DiGraph)
+    added_anchors: dict[str, tuple[Anchor, ...]] = field(default_factory=dict)
+    removed_anchors: dict[str, tuple[Anchor, ...]] = field(default_factory=dict)
+    blobs_read_base: int = 0
+    blobs_read_changes: int = 0
+
+
+class Scenarios:
+    """Workspace indexes for the base with a set of changes applied, built on demand
+    and cached: a pair analysis over n changes needs at most n² of them."""
+
+    def __init__(self, workspace: Workspace, base_refs: dict[str, str], memo: BlobMemo) -> None:
+        self.workspace = workspace
+        self.memo = memo
+        self.gits = {r.name: GitRepo(r.path) for r in workspace.repos}
+        self.base_snaps: dict[str, SnapshotIndex] = {}
+        self.base_entries: dict[str, list[TreeEntry]] = {}
+        self.changes: dict[str, Change] = {}
+        self._overlays: dict[tuple[str, frozenset[str]], SnapshotIndex] = {}
+        self._scenarios: dict[frozenset[str], Resolver] = {}
+        self.blobs_read_base = 0
+        for spec in workspace.repos:
+            git = self.gits[spec.name]
+            commit = git.resolve(base_refs[spec.name])
+            entries = git.list_tree(commit)
+            self.base_entries[spec.name] = entries
+            snap = index_entries(git, spec, commit, entries, workspace.settings, memo)
+            self.base_snaps[spec.name] = snap
+            self.blobs_read_base += snap.files_read
+
+    def add(self, change: Change) -> None:
+        self.changes[change.label] = change
+
+    def snapshot(self, repo: str, labels: frozenset[str]) -> SnapshotIndex:
+        mine = frozenset(label for label in labels if self.changes[label].repo == repo)
+        if not mine:
+            return self.base_snaps[repo]
+        key = (repo, mine)
+        if key not in self._overlays:
+            entries = {e.path: e for e in self.base_entries[repo]}
+            for label in sorted(mine):
+                change = self.changes[label]
+                for path in change.changed:
+                    if path in change.head_entries:
+                        entries[path] = change.head_entries[path]
+                    else:
+                        entries.pop(path, None)
+            spec = self.workspace.repo(repo)
+            assert spec is not None
+            commit = "+".join(self.changes[label].head_commit[:12] for label in sorted(mine))
+            snap = index_entries(self.gits[repo], spec, commit, entries.values(),
+                                 self.workspace.settings, self.memo)
+            self._overlays[key] = snap
+        return self._overlays[key]
+
+    def resolver(self, labels: Iterable[str]) -> Resolver:
+        key = frozenset(labels)
+        if key not in self._scenarios:
+            snaps = [self.snapshot(r.name, key) for r in self.workspace.repos]
+            index = WorkspaceIndex(snaps, self.workspace.repos)
+            self._scenarios[key] = Resolver(index, self.workspace.settings.headings)
+        return self._scenarios[key]
+
+
+def analyse(
+    workspace: Workspace,
+    specs: Sequence[ChangeSpec],
+    base_overrides: dict[str, str],
+    memo: BlobMemo | None = None,
+    version_files: tuple[str, ...] = DEFAULT_VERSION_FILES,
+) -> Analysis:
+    labels = [s.label for s in specs]
+    if len(set(labels)) != len(labels):
+        raise ConfigError("each --pr label must be given once")
+    base_refs = {r.name: base_overrides.get(r.name, r.ref) for r in workspace.repos}
+    world = Scenarios(workspace, base_refs, {} if memo is None else memo)
+    changes = tuple(
+        resolve_change(s, world.gits[s.repo], base_refs[s.repo]) for s in specs
+    )
+    for change in changes:
+        world.add(change)
+    result = Analysis(changes, world.resolver(()).index)
+    _anchor_changes(world, result)
+    _dependencies(world, result)
+    _breaks(world, result)
+    _order(result, labels)
+    _conflicts(world, result)
+    _versions(world, result, version_files)
+    result.blobs_read_base = world.blobs_read_base
+    result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values()) - world.blobs_read_base
+    return result
+
+
+def _refs_of(world: Scenarios, change: Change, labels: frozenset[str]) -> list[Reference]:
+    """The references a change adds or keeps: those in the files it touches."""
+    touched = set(change.changed)
+    snap = world.snapshot(change.repo, labels)
+    return [r for r in snap.references if r.path in touched]
+
+
+def _anchor_changes(world: Scenarios, result: Analysis) -> None:
+    for change in result.changes:
+        touched = set(change.changed)
+        before = {_anchor_key(a): a for a in world.base_snaps[change.repo].anchors if a.path in touched}
+        after = {_anchor_key(a): a for a in world.snapshot(change.repo, frozenset({change.label})).anchors
+                 if a.path in touched}
+        result.added_anchors[change.label] = tuple(a for k, a in after.items() if k not in before)
+        result.removed_anchors[change.label] = tuple(a for k, a in before.items() if k not in after)
+
+
+def _anchor_key(a: Anchor) -> tuple[str, str, str]:
+    return (a.path, a.kind.value, a.name)
+
+
+def _dependencies(world: Scenarios, result: Analysis) -> None:
+    labels = [c.label for c in result.changes]
+    everything = world.resolver(labels)
+    base_texts = {(r.repo, r.path, r.text) for r in result.base.references}
+    for b in result.changes:
+        alone = world.resolver([b.label])
+        for ref in _refs_of(world, b, frozenset({b.label})):
+            if alone.resolve(ref).status in _UNCHECKED:
+                continue
+            found = False
+            for a in result.changes:
+                if a.label == b.label:
+                    continue
+                res = world.resolver([a.label, b.label]).resolve(ref)
+                if res.status is Status.RESOLVED:
+                    result.dependencies.append(Dependency(a.label, b.label, ref, res.anchors))
+                    found = True
+            final = everything.resolve(ref)
+            new = (ref.repo, ref.path, ref.text) not in base_texts
+            if not found and new and final.status not in _UNCHECKED:
+                result.dangling.append((b.label, final))
+
+
+def _breaks(world: Scenarios, result: Analysis) -> None:
+    base = world.resolver(())
+    base_citations: dict[tuple[str, str, str], list[Reference]] = {}
+    for ref in result.base.references:
+        res = base.resolve(ref)
+        for anchor in res.anchors if res.status is Status.RESOLVED else ():
+            base_citations.setdefault(_anchor_id(anchor), []).append(ref)
+    for a in result.changes:
+        removed = result.removed_anchors[a.label]
+        if not removed:
+            continue
+        after_a = world.resolver([a.label])
+        for anchor in removed:
+            broken: list[tuple[str | None, Reference]] = []
+            for ref in base_citations.get(_anchor_id(anchor), []):
+                current = _current_version(world, ref, frozenset({a.label}))
+                if current is not None and after_a.resolve(current).status is not Status.RESOLVED:
+                    broken.append((None, current))
+            for b in result.changes:
+                if b.label == a.label:
+                    continue
+                with_b = world.resolver([b.label])
+                both = world.resolver([a.label, b.label])
+                for ref in _refs_of(world, b, frozenset({b.label})):
+                    res = with_b.resolve(ref)
+                    if (
+                        res.status is Status.RESOLVED
+                        and any(_anchor_id(x) == _anchor_id(anchor) for x in res.anchors)
+                        and both.resolve(ref).status is not Status.RESOLVED
+                    ):
+                        broken.append((b.label, ref))
+            if broken:
+                result.breaks.append(Break(a.label, anchor, tuple(broken), _renamed(result, a.label, anchor)))
+
+
+def _anchor_id(a: Anchor) -> tuple[str, str, str]:
+    return (a.repo, a.path, a.display)
+
+
+def _current_version(world: Scenarios, ref: Reference, labels: frozenset[str]) -> Reference | None:
+    """The same citation in the scenario (the change may have edited or dropped it)."""
+    snap = world.snapshot(ref.repo, labels)
+    if snap is world.base_snaps[ref.repo]:
+        return ref
+    return next((r for r in snap.references if r.path == ref.path and r.text == ref.text), None)
+
+
+def _renamed(result: Analysis, label: str, anchor: Anchor) -> Anchor | None:
+    same_file = [a for a in result.added_anchors[label] if a.path == anchor.path and a.kind == anchor.kind]
+    if len(same_file) == 1:
+        return same_file[0]
+    close = suggest(anchor.name, [a.name for a in same_file])
+    return next((a for a in same_file if close and a.name == close[0]), None)
+
+
+def _order(result: Analysis, labels: list[str]) -> None:
+    g = nx.DiGraph()
+    g.add_nodes_from(labels)
+    for dep in result.dependencies:
+        g.add_edge(dep.first, dep.after)
+    result.graph = g
+    position = {label: i for i, label in enumerate(labels)}
+    seen: set[frozenset[str]] = set()
+    for cycle in nx.simple_cycles(g):
+        key = frozenset(cycle)
+        if key not in seen:
+            seen.add(key)
+            start = min(cycle, key=position.__getitem__)
+            i = cycle.index(start)
+            result.cycles.append(tuple(cycle[i:] + cycle[:i]))
+    # Strongly connected components collapse cycles; within one, the order given.
+    condensed = nx.condensation(g)
+    members = condensed.graph["mapping"]
+    groups: dict[int, list[str]] = {}
+    for label, comp in members.items():
+        groups.setdefault(comp, []).append(label)
+    first_pos = {comp: min(position[x] for x in ls) for comp, ls in groups.items()}
+    order: list[str] = []
+    for comp in nx.lexicographical_topological_sort(condensed, key=first_pos.__getitem__):
+        order.extend(sorted(groups[comp], key=position.__getitem__))
+    result.order = tuple(order)
+
+
+def _conflicts(world: Scenarios, result: Analysis) -> None:
+    for change in result.changes:
+        git = world.gits[change.repo]
+        paths = git.merge_conflicts(change.head_commit, change.base_commit)
+        if paths:
+            result.conflicts.append(Conflict(change.label, f"base:{change.base_ref}", paths))
+    for a, b in combinations(result.changes, 2):
+        if a.repo != b.repo:
+            continue
+        paths = world.gits[a.repo].merge_conflicts(a.head_commit, b.head_commit)
+        if paths:
+            result.conflicts.append(Conflict(a.label, b.label, paths))
+            result.conflicts.append(Conflict(b.label, a.label, paths))
+
+
+def _versions(world: Scenarios, result: Analysis, names: tuple[str, ...]) -> None:
+    for change in result.changes:
+        git = world.gits[change.repo]
+        for path in change.changed:
+            if not is_version_file(path, names) or path not in change.head_entries:
+                continue
+            old = _version_at(git, change.merge_base, path)
+            new_text = _text(git, change.head_entries[path].oid)
+            new = read_version(path, new_text) if new_text is not None else None
+            if new is None or new == old:
+                continue
+            line = _version_line(new_text or "", new)
+            result.bumps.append(VersionBump(change.label, change.repo, path, old or "", new,
+                                            _version_at(git, change.base_commit, path), line))
+    for bump_ in result.bumps:
+        same_file = [b for b in result.bumps if (b.repo, b.path) == (bump_.repo, bump_.path)]
+        others = tuple(b.change for b in same_file if b.change != bump_.change and b.new == bump_.new)
+        behind = bump_.base_now is not None and version_key(bump_.base_now) >= version_key(bump_.new)
+        if not others and not behind:
+            continue
+        taken = [b.new for b in same_file if b.change != bump_.change]
+        if bump_.base_now is not None:
+            taken.append(bump_.base_now)
+        highest = max(taken, key=version_key)
+        part = bumped_part(bump_.old, bump_.new) if bump_.old else len(bump_.new.split(".")) - 1
+        result.races.append(VersionRace(bump_, others, behind, bump(highest, part)))
+
+
+def _text(git: GitRepo, oid: str) -> str | None:
+    for _, data in git.read_blobs([oid]):
+        return decode_blob(data)[0]
+    return None
+
+
+def _version_at(git: GitRepo, commit: str, path: str) -> str | None:
+    entry = git.tree_entry(commit, path)
+    if entry is None:
+        return None
+    text = _text(git, entry.oid)
+    return read_version(path, text) if text is not None else None
+
+
+def _version_line(text: str, version: str) -> int:
+    for number, line in enumerate(text.split("\n"), start=1):
+        if version in line and "version" in line:
+            return number
+    return 1

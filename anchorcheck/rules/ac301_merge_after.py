@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import Rule
+from anchorcheck.rules.merge import MergeContext
+from anchorcheck.rules.wording import anchor_place
+
+
+@rule("AC301", "merge-after", Severity.INFO, mode="changes")
+def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
+    """This change's references resolve only after another change lands.
+
+    What: a reference that this change adds or keeps resolves against the base plus
+    another open change, but not against the base alone.
+    Why: merged first, the reference dangles until the other change lands (and the
+    nightly check fails meanwhile); merged second, it resolves on arrival.
+    Example: client-runtime#359 cites ROLLBACK ON THE DEGRADED PATH, which only
+    client#791 adds: land client#791 first.
+    """
+    for dep in ctx.analysis.dependencies:
+        ref = dep.reference
+        where = ", ".join(anchor_place(a) for a in dep.anchors[:2])
+        msg = (f"land {dep.first} first: it adds {dep.anchors[0].display!r} ({where}), "
+               "which this change cites here")
+        yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, f"{dep.first} {ref.text}",
+                           change=dep.after)

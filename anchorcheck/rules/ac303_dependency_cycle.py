@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import Rule
+from anchorcheck.rules.merge import MergeContext
+
+
+@rule("AC303", "dependency-cycle", Severity.ERROR, mode="changes")
+def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
+    """Changes depend on each other in a cycle.
+
+    What: each change of a cycle cites something that the next one adds, so no order
+    lets every reference resolve on arrival.
+    Why: whichever lands first carries a dangling reference; move one citation (or
+    one heading) so that one change stands alone.
+    Example: backend#10 cites a heading that client#20 adds, and client#20 cites a
+    heading that backend#10 adds.
+    """
+    deps = ctx.analysis.dependencies
+    for cycle in ctx.analysis.cycles:
+        path = " -> ".join((*cycle, cycle[0]))
+        for label in cycle:
+            dep = next(d for d in deps if d.after == label and d.first in cycle)
+            ref = dep.reference
+            msg = f"dependency cycle {path}: no merge order lets every reference resolve on arrival"
+            yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, path, change=label)
