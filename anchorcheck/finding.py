@@ -42,8 +42,8 @@ class Finding:
     change: str | None = None  # the PR label, for findings of `merge-order`
 
     @property
-    def sort_key(self) -> tuple[str, str, int, int, str, str]:
-        return (self.repo, self.path, self.line, self.column, self.code, self.message)
+    def sort_key(self) -> tuple[str, str, int, int, str, str, str]:
+        return (self.repo, self.path, self.line, self.column, self.code, self.change or "", self.message)
 
     def base_fingerprint(self) -> str:
         raw = "\0".join(
