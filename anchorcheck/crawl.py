@@ -14,7 +14,9 @@ from anchorcheck.workspace import RepoSpec, Settings
 
 _BINARY_SNIFF = 8000
 
-BlobMemo = dict[tuple[str, str, ExtractOptions], BlobIndex]
+# What a blob gave, keyed by (blob id, language, options): its index, or the reason
+# it is not read as text, so a blob that failed is not read again either.
+BlobMemo = dict[tuple[str, str, ExtractOptions], BlobIndex | str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,11 @@ def index_entries(
     for oid, users in to_read.items():
         if all((oid, lang, options) in memo for _, lang in users):
             for path, lang in users:
-                per_path[path] = memo[(oid, lang, options)]
+                known = memo[(oid, lang, options)]
+                if isinstance(known, str):
+                    skipped.append(SkippedFile(path, known))
+                else:
+                    per_path[path] = known
         else:
             pending.append(oid)
 
@@ -110,13 +116,15 @@ def index_entries(
             progress(done, len(pending))
         text, reason = decode_blob(data)
         for path, lang in to_read.get(oid, []):
+            key = (oid, lang, options)
             if text is None:
+                memo[key] = reason
                 skipped.append(SkippedFile(path, reason))
                 continue
-            key = (oid, lang, options)
-            if key not in memo:
-                memo[key] = extract(text, lang, options)
-            per_path[path] = memo[key]
+            cached = memo.get(key)
+            if not isinstance(cached, BlobIndex):
+                cached = memo[key] = extract(text, lang, options)
+            per_path[path] = cached
 
     anchors: list[Anchor] = []
     refs: list[Reference] = []
