@@ -14,6 +14,7 @@ from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
+from anchorcheck.verify import verify
 from anchorcheck.workspace import Settings, Workspace
 
 
@@ -66,8 +67,9 @@ def run_check(
     index = index_workspace(workspace, memo, progress)
     resolver = Resolver(index, workspace.settings.headings)
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
+    claims, breaches = verify(workspace, index, resolutions)
     graph = build_graph(index, resolutions)
-    ctx = CheckContext(index, graph)
+    ctx = CheckContext(index, graph, tuple(claims), tuple(breaches))
     findings = [f for rule in enabled_rules(workspace.settings, enable) for f in rule.check(ctx, rule)]
     return CheckResult(workspace, index, resolutions, graph, fingerprint(findings))
 

@@ -9,14 +9,13 @@ unbounded repetition, so matching is linear in the block's length.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
 
+from anchorcheck import claims
 from anchorcheck.anchor import fold_space
-from anchorcheck.comment import Comment
+from anchorcheck.comment import Comment, JoinedText
 from anchorcheck.headings import note_definition_spans
-from anchorcheck.languages import language_of
+from anchorcheck.locations import PATH, REPO, RUN_START, looks_like_path
 from anchorcheck.reference import Reference, RefKind
 
 # Every pattern that does not start with a literal starts with a lookbehind that
@@ -33,10 +32,7 @@ _QUOTED = (
     r"|`(?P<q3>[^`\n]{2,100}(?:\n[^`\n]{1,100})?)`"
     r"|“(?P<q4>[^”\n]{2,100}(?:\n[^”\n]{1,100})?)”"
 )
-_RUN_START = r"(?<![A-Za-z0-9_.~/+@:-])"
-_REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}):(?=[A-Za-z_.~])"
-_PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{0,300}[A-Za-z0-9_+-])"
-_LOC = rf"{_RUN_START}(?:{_REPO})?{_PATH}"
+_LOC = rf"{RUN_START}(?:{REPO})?{PATH}"
 _LEAD = r"(?i:see|per|under|cf\.?|described\s+in|explained\s+in)"
 _NOUN = r"(?:[ \t\n]+(?i:note|section|heading|comment|block))?"
 
@@ -51,7 +47,7 @@ _PAREN = re.compile(rf"(?:{_QUOTED}|(?P<caps>{_CAPS}))[ \t\n]*\([ \t\n]*in[ \t\n
 _SECTION = re.compile(rf"{_LOC}[ \t\n]*§[ \t\n]*(?:{_QUOTED}|(?P<caps>{_CAPS}))")
 # LOC#HEADING, LOC#slug, LOC#L10-L20
 _FRAGMENT = re.compile(
-    rf"{_RUN_START}(?:{_REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{{0,300}}"
+    rf"{RUN_START}(?:{REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{{0,300}}"
     r"\.[A-Za-z0-9]{1,10})#(?:L(?P<l1>\d+)(?:-L?(?P<l2>\d+))?\b|(?P<caps>"
     # A GitHub slug is lower case; `Boolean.html#parseBoolean` (a wrapped Javadoc URL)
     # is not one.
@@ -65,61 +61,14 @@ _BLOB_URL = re.compile(
     r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
     r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
 )
-_HOST = re.compile(
-    r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|info|co|uk|de|fr|jp"
-    r"|ai|app|cloud|sh|me|us|eu|ly|gl|gg|rs|ch|nl|ru|cn|in|au|ca)/",
-    re.IGNORECASE,
-)
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,10}$")
 _GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
-
-
-@dataclass(frozen=True, slots=True)
-class _Joined:
-    text: str
-    starts: list[int]
-    comment: Comment
-
-    def locate(self, offset: int) -> tuple[int, int]:
-        idx = bisect_right(self.starts, offset) - 1
-        cl = self.comment.lines[idx]
-        return cl.line, cl.col + offset - self.starts[idx]
-
-
-def _join(comment: Comment) -> _Joined:
-    starts: list[int] = []
-    parts: list[str] = []
-    pos = 0
-    for cl in comment.lines:
-        starts.append(pos)
-        parts.append(cl.text)
-        pos += len(cl.text) + 1
-    return _Joined("\n".join(parts), starts, comment)
-
-
-_PLAIN_EXTENSIONS = frozenset(
-    {".txt", ".json", ".rst", ".lock", ".csv", ".j2", ".tmpl", ".gotmpl", ".env", ".in"}
-)
-
-
-def looks_like_path(path: str) -> bool:
-    """A location must look like a file: a directory part, or an extension of a file
-    kind we know. `networkx.algorithms` (a module) and `1.9.59` (a version) are not."""
-    if "://" in path or _HOST.match(path):
-        return False  # a URL, perhaps without its scheme: w3.org/TR/html5/x.html
-    if "/" in path.strip("/"):
-        return True
-    ext = _EXTENSION.search(path)
-    return ext is not None and (
-        language_of(path) is not None or ext.group(0).lower() in _PLAIN_EXTENSIONS
-    )
 
 
 # Every reference form contains one of these; most comments contain none, and one
 # search rules them out far faster than running every pattern.
 TRIGGER = re.compile(
     r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
-    r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#"
+    r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|" + claims.TRIGGER
 )
 
 
@@ -128,7 +77,7 @@ _PAREN_HINT = re.compile(r"\([ \t\n]*in[ \t\n]")
 
 
 def find_references(comment: Comment) -> Iterator[Reference]:
-    joined = _join(comment)
+    joined = JoinedText.of(comment)
     text = joined.text
     if TRIGGER.search(text) is None:
         return
@@ -178,13 +127,14 @@ def find_references(comment: Comment) -> Iterator[Reference]:
             ref = _heading_reference(joined, m, pattern is _FRAGMENT)
             if ref is not None and free(m):
                 yield ref
+    yield from claims.find_claims(joined, free)
 
 
 def _flat(text: str) -> str:
     return fold_space(_GUTTER.sub(" ", text))
 
 
-def _heading_reference(joined: _Joined, m: re.Match[str], fragment: bool) -> Reference | None:
+def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> Reference | None:
     groups = m.groupdict()
     path = groups.get("path")
     repo = groups.get("repo")
@@ -200,7 +150,8 @@ def _heading_reference(joined: _Joined, m: re.Match[str], fragment: bool) -> Ref
         first = int(groups["l1"])
         last = int(groups["l2"] or first)
         return Reference.make(RefKind.LINES, line, col, text, target_repo=repo,
-                              target_path=path, lines=(first, last))
+                              target_path=path, lines=(first, last),
+                              claim=claims.claimed_text(joined.text, m.start()))
     if fragment and groups.get("slug"):
         return Reference.make(RefKind.SLUG, line, col, text, name=groups["slug"],
                               target_repo=repo, target_path=path)
@@ -216,7 +167,7 @@ def _heading_reference(joined: _Joined, m: re.Match[str], fragment: bool) -> Ref
                           target_path=path)
 
 
-def _md_link_reference(joined: _Joined, m: re.Match[str], in_markdown: bool) -> Reference | None:
+def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:
     target = m.group("target").strip("<>")
     if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith("//"):
         return None  # a URL (blob URLs into the workspace are read separately)
@@ -244,7 +195,7 @@ def _md_link_reference(joined: _Joined, m: re.Match[str], in_markdown: bool) -> 
     return Reference.make(RefKind.PATH, line, col, text, target_path=path, relative=True)
 
 
-def _blob_url_reference(joined: _Joined, m: re.Match[str]) -> Reference:
+def _blob_url_reference(joined: JoinedText, m: re.Match[str]) -> Reference:
     line, col = joined.locate(m.start())
     # The repo is kept as `owner/name`; the resolver maps it to a workspace repo by
     # name or configured URL, and ignores the link when none matches.
@@ -254,6 +205,6 @@ def _blob_url_reference(joined: _Joined, m: re.Match[str]) -> Reference:
         first = int(m.group("l1"))
         return Reference.make(RefKind.LINES, line, col, m.group(0), target_repo=repo,
                               target_path=path, lines=(first, int(m.group("l2") or first)),
-                              via_url=True)
+                              via_url=True, claim=claims.claimed_text(joined.text, m.start()))
     return Reference.make(RefKind.PATH, line, col, m.group(0), target_repo=repo,
                           target_path=path, via_url=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 
@@ -29,6 +30,9 @@ class Comment:
     lines: tuple[CommentLine, ...]
     own_line: bool = True
     kind: str = "comment"  # "comment" (line), "block", "docstring", "prose" (Markdown)
+    # The code a `restates` marker speaks of: before a trailing comment on its line,
+    # or the first code line after an own-line block.
+    code: str = ""
 
     @property
     def start_line(self) -> int:
@@ -41,3 +45,27 @@ class Comment:
     @property
     def text(self) -> str:
         return "\n".join(cl.text for cl in self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinedText:
+    """A block's lines joined by newlines, so patterns can match across wrapped lines,
+    with the way back from an offset to the line and column it came from."""
+
+    text: str
+    starts: tuple[int, ...]
+    comment: Comment
+
+    @classmethod
+    def of(cls, comment: Comment) -> JoinedText:
+        starts: list[int] = []
+        pos = 0
+        for cl in comment.lines:
+            starts.append(pos)
+            pos += len(cl.text) + 1
+        return cls("\n".join(cl.text for cl in comment.lines), tuple(starts), comment)
+
+    def locate(self, offset: int) -> tuple[int, int]:
+        idx = bisect_right(self.starts, offset) - 1
+        cl = self.comment.lines[idx]
+        return cl.line, cl.col + offset - self.starts[idx]

@@ -37,6 +37,8 @@ class SnapshotIndex:
     anchors: tuple[Anchor, ...]
     references: tuple[Reference, ...]
     line_counts: dict[str, int] = field(hash=False, compare=False)
+    # path -> blob id, so claims can read just the files they name, later.
+    oids: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     skipped: tuple[SkippedFile, ...] = ()
     files_read: int = 0
     bytes_read: int = 0
@@ -78,6 +80,7 @@ def index_entries(
     memo = {} if memo is None else memo
     skipped: list[SkippedFile] = []
     paths: set[str] = set()
+    oids: dict[str, str] = {}
     to_read: dict[str, list[tuple[str, str]]] = {}  # oid -> [(path, language)]
     entry_list = list(entries)
     for entry in entry_list:
@@ -85,6 +88,7 @@ def index_entries(
             skipped.append(SkippedFile(entry.path, "submodule"))
             continue
         paths.add(entry.path)
+        oids[entry.path] = entry.oid
         if entry.is_symlink:
             continue  # never followed: its target may lie outside the snapshot
         lang = language_of(entry.path)
@@ -142,6 +146,7 @@ def index_entries(
         anchors=tuple(anchors),
         references=tuple(refs),
         line_counts=line_counts,
+        oids=oids,
         skipped=tuple(sorted(skipped, key=lambda s: s.path)),
         files_read=files_read,
         bytes_read=bytes_read,

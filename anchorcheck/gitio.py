@@ -131,6 +131,29 @@ class GitRepo:
         fields = [f for f in done.stdout.decode(errors="replace").split("\0") if f]
         return tuple(sorted(set(fields[1:])))
 
+    def grep(self, patterns: list[str], commit: str) -> list[tuple[str, int, str]]:
+        """(path, line, text) of every line at `commit` matching an extended regex."""
+        args = ["grep", "-n", "-I", "-E"]
+        for pattern in patterns:
+            args += ["-e", pattern]
+        try:
+            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args, commit, "--"],
+                                  capture_output=True, check=False)
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode not in (0, 1):
+            return []  # a pattern git cannot compile is no reason to stop the check
+        out = []
+        prefix = commit + ":"
+        for line in done.stdout.decode(errors="replace").splitlines():
+            if not line.startswith(prefix):
+                continue
+            path, _, rest = line[len(prefix):].partition(":")
+            number, _, text = rest.partition(":")
+            if number.isdigit():
+                out.append((path, int(number), text))
+        return out
+
     def changed_paths(self, base: str, head: str) -> list[str]:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
         return [p for p in out.split("\0") if p]

@@ -11,7 +11,9 @@ class RefKind(StrEnum):
     NOTE = "note"  # GHC-style Note [Title]
     SLUG = "fragment"  # PATH#slug or a Markdown link with a fragment
     PATH = "path"  # a file (Markdown link, blob URL) with no heading
-    LINES = "lines"  # a file and a line range (blob URL #L.., PATH#L..)
+    LINES = "lines"  # a line claim: a file and a line range, maybe with the text claimed there
+    SYMBOL = "symbol"  # a symbol claim: the file defines `name`
+    FACT = "restates"  # a restated value: `claim` (a literal) equals the fact `name` of the file
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +31,7 @@ class Reference:
     relative: bool = False  # a Markdown link: the path is relative to the citing file
     lines: tuple[int, int] | None = None
     via_url: bool = False  # a GitHub blob URL: target_repo is `owner/name`
+    claim: str | None = None  # LINES: the text said to be there; FACT: the literal restated
     repo: str = ""
     path: str = ""
 
@@ -46,16 +49,23 @@ class Reference:
         relative: bool = False,
         lines: tuple[int, int] | None = None,
         via_url: bool = False,
+        claim: str | None = None,
     ) -> Reference:
-        if kind in (RefKind.HEADING, RefKind.NOTE, RefKind.SLUG) and not name:
+        if kind in (RefKind.HEADING, RefKind.NOTE, RefKind.SLUG, RefKind.SYMBOL, RefKind.FACT) and not name:
             raise ValueError(f"a {kind} reference needs a name")
         if line < 1 or col < 0:
             raise ValueError(f"bad reference position {line}:{col}")
-        if kind in (RefKind.PATH, RefKind.LINES) and not target_path:
+        if kind in (RefKind.PATH, RefKind.SYMBOL, RefKind.FACT) and not target_path:
             raise ValueError(f"a {kind} reference needs a path")
+        if lines is not None and not 1 <= lines[0] <= lines[1]:
+            raise ValueError(f"bad line range {lines}")
         return cls(
-            kind, line, col, text, name, target_repo, target_path, relative, lines, via_url
+            kind, line, col, text, name, target_repo, target_path, relative, lines, via_url, claim
         )
+
+    @property
+    def is_claim(self) -> bool:
+        return self.kind in (RefKind.LINES, RefKind.SYMBOL, RefKind.FACT)
 
     @property
     def location_text(self) -> str:

@@ -104,6 +104,8 @@ class Resolver:
         if ref.target_path is None:
             if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
                 return self._in_files(ref, ((ref.repo, ref.path),))
+            if ref.kind is RefKind.LINES:  # `at :27-28` with no path named: this file
+                return Resolution(ref, Status.RESOLVED, files=((ref.repo, ref.path),))
             return self._anywhere(ref)
         located = self._locate(ref)
         if isinstance(located, Resolution):
@@ -112,7 +114,7 @@ class Resolver:
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
             return located
-        if ref.kind in (RefKind.PATH, RefKind.LINES):
+        if ref.kind not in (RefKind.HEADING, RefKind.SLUG):  # a file, lines, a symbol, a fact
             return Resolution(ref, Status.RESOLVED, files=located)
         return self._in_files(ref, located)
 

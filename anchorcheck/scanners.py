@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from anchorcheck.comment import Comment, CommentLine
 
@@ -258,12 +258,29 @@ class _Locator:
 def _build(text: str, block: list[Span], loc: _Locator) -> Comment:
     start, end, kind = block[0]
     if kind == _DOC:
-        return _docstring(loc, text, start, end)
-    if kind == _BLOCK:
-        return _block_comment(loc, text, start, end)
-    own = _own_line(text, start)
-    lines = tuple(_line_comment(loc, text, s, e) for s, e, _ in block)
-    return Comment(lines, own_line=own)
+        comment = _docstring(loc, text, start, end)
+    elif kind == _BLOCK:
+        comment = _block_comment(loc, text, start, end)
+    else:
+        own = _own_line(text, start)
+        lines = tuple(_line_comment(loc, text, s, e) for s, e, _ in block)
+        comment = Comment(lines, own_line=own)
+    return replace(comment, code=_code_near(text, start, block[-1][1], comment.own_line))
+
+
+def _code_near(text: str, start: int, end: int, own_line: bool) -> str:
+    if not own_line:
+        return text[text.rfind("\n", 0, start) + 1:start].strip()
+    pos = end
+    while True:
+        nl = text.find("\n", pos)
+        if nl < 0:
+            return ""
+        stop = text.find("\n", nl + 1)
+        line = text[nl + 1:len(text) if stop < 0 else stop].strip()
+        if line:
+            return line
+        pos = nl + 1
 
 
 def _line_comment(loc: _Locator, text: str, start: int, end: int) -> CommentLine:

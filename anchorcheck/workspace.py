@@ -55,12 +55,21 @@ class RepoSpec:
 
 
 @dataclass(frozen=True, slots=True)
+class Contract:
+    """Fact addresses (`REPO:PATH::KEY`) whose values must be equal."""
+
+    name: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     max_file_size: int = 2_000_000
     headings: HeadingOptions = field(default_factory=HeadingOptions)
     markdown_headings: bool = True
     enable: frozenset[str] = frozenset()
     disable: frozenset[str] = frozenset()
+    contracts: tuple[Contract, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +150,7 @@ def _read_config(path: Path) -> Workspace:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     warnings: list[str] = []
-    for key in sorted(set(data) - {"repo", "settings", "rules"}):
+    for key in sorted(set(data) - {"repo", "settings", "rules", "contract"}):
         warnings.append(f"{path}: unknown key {key!r} ignored")
     base = path.parent.resolve()
     raw_repos = data.get("repo", [])
@@ -167,7 +176,35 @@ def _read_config(path: Path) -> Workspace:
     if not repos:
         raise ConfigError(f"{path}: no [[repo]] tables")
     settings = _read_settings(data, path, warnings)
-    return Workspace(tuple(repos), settings, str(path), tuple(warnings))
+    contracts = _read_contracts(data, path, {r.name for r in repos}, warnings)
+    return Workspace(tuple(repos), replace(settings, contracts=contracts), str(path), tuple(warnings))
+
+
+def _read_contracts(
+    data: dict[str, Any], path: Path, repos: set[str], warnings: list[str]
+) -> tuple[Contract, ...]:
+    raw = data.get("contract", [])
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: 'contract' must be an array of tables ([[contract]])")
+    out = []
+    for i, table in enumerate(raw, start=1):
+        where = f"{path}: [[contract]] #{i}"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table")
+        for key in sorted(set(table) - {"name", "facts", "description"}):
+            warnings.append(f"{where}: unknown key {key!r} ignored")
+        name = _typed(table, "name", str, where) or f"contract #{i}"
+        facts = _typed(table, "facts", list, where, required=True)
+        if len(facts) < 2 or not all(isinstance(f, str) for f in facts):
+            raise ConfigError(f"{where}: 'facts' must list at least two fact addresses")
+        for address in facts:
+            repo, sep, rest = address.partition(":")
+            if not sep or "::" not in rest or rest.startswith(":"):
+                raise ConfigError(f"{where}: {address!r} is not REPO:PATH::KEY")
+            if repo not in repos:
+                raise ConfigError(f"{where}: {address!r} names unknown repo {repo!r}")
+        out.append(Contract(name, tuple(facts)))
+    return tuple(out)
 
 
 def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Settings:

@@ -56,7 +56,9 @@ def test_quoted_heading_without_location() -> None:
 
 
 def test_symbol_mentions_and_prose_are_not_heading_references() -> None:
-    assert refs("# see `_healthz_report()` in submit_ingestion_run.py\n") == []
+    assert refs("# see `_healthz_report()` in submit_ingestion_run.py\n") == [
+        ("symbol", "_healthz_report", None, "submit_ingestion_run.py")  # a symbol claim
+    ]
     assert refs("# see networkx.algorithms for more\n") == []
     assert refs("# see ABOVE FOR DETAILS in 1.9.59\n") == []
     assert refs("# See w3.org/TR/html5/tokenization.html#markup-declaration-open-state\n") == []

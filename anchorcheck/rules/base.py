@@ -11,12 +11,18 @@ import networkx as nx
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.graph import nodes_of_type
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+from anchorcheck.verify import ClaimCheck, ContractBreach
 
 
 @dataclass(frozen=True, slots=True)
 class CheckContext:
     index: WorkspaceIndex
     graph: nx.MultiDiGraph
+    claims: tuple[ClaimCheck, ...] = ()
+    contracts: tuple[ContractBreach, ...] = ()
+
+    def failed_claims(self, code: str) -> Iterator[ClaimCheck]:
+        return (c for c in self.claims if c.code == code)
 
     def resolutions(self, status: Status) -> Iterator[Resolution]:
         for _, data in nodes_of_type(self.graph, "reference"):

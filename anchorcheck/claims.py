@@ -1,0 +1,132 @@
+"""Claims inside comments: lines that hold some text, files that define a symbol, and
+literals that restate a fact of another file.
+
+- line claim: `PATH:N`, `PATH:N-M` (also an en dash), `PATH#LN-LM`, blob URLs with
+  `#L..`, and `at :N` / `on lines N-M` (the last path named in the same comment, or
+  the citing file). A code span, `key: value` text or a `--flag` right before
+  "at"/"on" the location is the text claimed to stand on those lines.
+- symbol claim: `PATH:name()` and `` `name()` in PATH ``.
+- restated value: `restates [REPO:]PATH::KEY` on a line whose code holds a literal
+  (or in an own-line comment above such a line).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+from anchorcheck.comment import JoinedText
+from anchorcheck.locations import PATH as _PATH
+from anchorcheck.locations import REPO as _REPO
+from anchorcheck.locations import RUN_START as _RUN_START
+from anchorcheck.locations import looks_like_path
+from anchorcheck.reference import Reference, RefKind
+
+_RANGE = r"(?P<l1>\d{1,7})(?:[ \t]*[-–][ \t]*(?P<l2>\d{1,7}))?"
+
+_PATH_LINES = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}:{_RANGE}(?![\d:])")
+_AT_LINES = re.compile(
+    rf"\b(?:at|on)[ \t\n]+(?P<loc>(?i:lines?)[ \t]+|:){_RANGE}(?![\w:])"
+    rf"(?:[ \t\n]+(?:of|in)[ \t\n]+{_RUN_START}(?:{_REPO})?{_PATH})?"
+)
+_PATH_SYMBOL = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}:(?P<name>[A-Za-z_]\w{{0,100}})\(\)")
+_SYMBOL_IN = re.compile(
+    rf"`(?P<name>[A-Za-z_][\w.]{{0,150}})\(\)`[ \t\n]+in[ \t\n]+{_RUN_START}(?:{_REPO})?{_PATH}"
+)
+_RESTATES = re.compile(
+    r"\brestates[ \t]+(?:(?P<repo>[A-Za-z0-9_][\w.-]{0,100}):(?!:))?(?P<path>[^\s:]{1,300})"
+    r"::(?P<key>[\w.\-\[\]]{1,200})"
+)
+_ANY_PATH = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}")
+_CLAIM_BEFORE = re.compile(
+    r"(?:`(?P<code>[^`\n]{1,150})`|(?P<kv>(?:[A-Za-z_][\w.-]{0,80}:[ \t]+){1,6}[\w./\"'-]{1,80})"
+    r"|(?P<flag>--?[A-Za-z][\w-]{0,80}))[ \t\n]+(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?\Z"
+)
+_LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[-+]?\b\d+(?:\.\d+)?\b|\b(?:true|false)\b")
+_BARE_VALUE = re.compile(r"[:=][ \t]*([^\s#,;{}\[\]]+)[ \t]*[,;]?[ \t]*$")
+
+# Every claim contains one of these (joined into citations.TRIGGER).
+TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:lines?[ \t]+)?:?\d"
+
+
+def claimed_text(text: str, end: int) -> str | None:
+    """The text claimed to stand at the location that starts at `end`, if any."""
+    m = _CLAIM_BEFORE.search(text, max(0, end - 200), end)
+    if m is None:
+        return None
+    claim = m.group("code") or m.group("kv") or m.group("flag")
+    return " ".join(claim.split()) if claim else None
+
+
+def literal_of(code: str) -> str | None:
+    """The literal a line of code states: the last quoted string or number on it, else
+    the bare value of a trailing `key: value` / `key = value`."""
+    found = _LITERAL.findall(code)
+    if found:
+        return str(found[-1]).strip("\"'")
+    m = _BARE_VALUE.search(code)
+    return str(m.group(1)).strip("\"'") if m else None
+
+
+def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> Iterator[Reference]:
+    """Claims in a joined comment text; `free(m)` takes a span unless a reference
+    found earlier overlaps it."""
+    text = joined.text
+    if "(" in text:
+        for pattern in (_PATH_SYMBOL, _SYMBOL_IN):
+            for m in pattern.finditer(text):
+                path = m.group("path").removeprefix("./")
+                if looks_like_path(path) and free(m):
+                    line, col = joined.locate(m.start())
+                    yield Reference.make(RefKind.SYMBOL, line, col, _flat(m.group(0)),
+                                         name=m.group("name").rsplit(".", 1)[-1],
+                                         target_repo=m.group("repo"), target_path=path)
+    if ":" in text:
+        for m in _PATH_LINES.finditer(text):
+            path = m.group("path").removeprefix("./")
+            if looks_like_path(path) and free(m):
+                line, col = joined.locate(m.start())
+                yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
+                                     target_repo=m.group("repo"), target_path=path,
+                                     lines=_range(m), claim=claimed_text(text, m.start()))
+    for m in _AT_LINES.finditer(text):
+        start = m.start("loc")
+        if not free(m):
+            continue
+        named = m.group("path")
+        if named is not None and looks_like_path(named):
+            last: tuple[str | None, str] | None = (m.group("repo"), named.removeprefix("./"))
+        else:
+            last = _last_path(text, start)
+        line, col = joined.locate(start)
+        yield Reference.make(RefKind.LINES, line, col, _flat(text[start:m.end()]),
+                             target_repo=last[0] if last else None,
+                             target_path=last[1] if last else None,
+                             lines=_range(m), claim=claimed_text(text, start))
+    if "restates" in text:
+        literal = literal_of(joined.comment.code)
+        for m in _RESTATES.finditer(text):
+            if literal is not None and free(m):
+                line, col = joined.locate(m.start())
+                yield Reference.make(RefKind.FACT, line, col, _flat(m.group(0)), name=m.group("key"),
+                                     target_repo=m.group("repo"), target_path=m.group("path"),
+                                     claim=literal)
+
+
+def _range(m: re.Match[str]) -> tuple[int, int]:
+    first = int(m.group("l1"))
+    last = int(m.group("l2") or first)
+    return (first, max(first, last))
+
+
+def _last_path(text: str, end: int) -> tuple[str | None, str] | None:
+    last = None
+    for m in _ANY_PATH.finditer(text, 0, end):
+        path = m.group("path").removeprefix("./")
+        if looks_like_path(path):
+            last = (m.group("repo"), path)
+    return last
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())

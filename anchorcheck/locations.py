@@ -1,0 +1,40 @@
+"""How a location is written in a comment: `[REPO:]PATH`, and what counts as a file.
+
+The pattern pieces start at a run start (a lookbehind that refuses to begin inside
+a run of path characters), so each run is tried once and matching stays linear:
+without it, "a/" * 50_000 is tried from every position, which is quadratic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from anchorcheck.languages import language_of
+
+RUN_START = r"(?<![A-Za-z0-9_.~/+@:-])"
+REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}):(?=[A-Za-z_.~])"
+PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{0,300}[A-Za-z0-9_+-])"
+
+_HOST = re.compile(
+    r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|info|co|uk|de|fr|jp"
+    r"|ai|app|cloud|sh|me|us|eu|ly|gl|gg|rs|ch|nl|ru|cn|in|au|ca)/",
+    re.IGNORECASE,
+)
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,10}$")
+_PLAIN_EXTENSIONS = frozenset(
+    {".txt", ".json", ".rst", ".lock", ".csv", ".j2", ".tmpl", ".gotmpl", ".env", ".in"}
+)
+
+
+def looks_like_path(path: str) -> bool:
+    """A location must look like a file: a directory part, or an extension of a file
+    kind we know. `networkx.algorithms` (a module), `1.9.59` (a version) and
+    `w3.org/TR/x.html` (a URL without its scheme) are not."""
+    if "://" in path or _HOST.match(path):
+        return False
+    if "/" in path.strip("/"):
+        return True
+    ext = _EXTENSION.search(path)
+    return ext is not None and (
+        language_of(path) is not None or ext.group(0).lower() in _PLAIN_EXTENSIONS
+    )

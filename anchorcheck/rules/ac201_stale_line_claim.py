@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC201", "stale-line-claim", Severity.ERROR)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """The lines cited no longer hold the text claimed, or are out of range.
+
+    What: a line claim (`PATH:N-M`, `PATH#LN-LM`, a blob URL with `#L..`, `at :N`)
+    points past the end of the file, or the code span / `key: value` text written
+    right before "at"/"on" the location is no longer on those lines. When the text
+    now stands at other lines, and only there, the finding gives them
+    (`anchorcheck fix` rewrites them).
+    Why: line numbers drift with every edit above them; a reviewer who follows a
+    stale one checks the wrong code.
+    Example: "`strategy: Recreate` at :27-28" after four lines were inserted above
+    the strategy block: it is now at 31-32.
+    """
+    for claim in ctx.failed_claims(self.code):
+        ref = claim.reference
+        yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
+                           claim.suggestion)

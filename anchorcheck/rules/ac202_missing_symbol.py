@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC202", "missing-symbol", Severity.ERROR)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """The file named no longer defines the symbol.
+
+    What: a symbol claim (`PATH:name()`, `` `name()` in PATH ``) names a function,
+    class or binding that the file does not define (Python through its parser, other
+    languages through definition patterns). Where the name is defined now, the
+    finding says so.
+    Why: functions get renamed and moved; a comment that sends the reader to a
+    function that is gone teaches them nothing, or the wrong thing.
+    Example: "submit_ingestion_run.py:_healthz_report() checks authz_mount" after the
+    function was renamed to `_readiness_report`.
+    """
+    for claim in ctx.failed_claims(self.code):
+        ref = claim.reference
+        yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
+                           claim.suggestion)

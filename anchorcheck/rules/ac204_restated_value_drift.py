@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC204", "restated-value-drift", Severity.ERROR)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """A restated literal, or a contract, disagrees with the fact it restates.
+
+    What: a line marked `restates REPO:PATH::KEY` holds a literal that differs from
+    that fact's current value (a YAML/JSON/TOML key, a Python constant, the default
+    of an environment variable read); or the facts a `[[contract]]` in
+    anchorcheck.toml lists are not all equal.
+    Why: where a value cannot be derived across repos it gets restated, and restated
+    values drift; the marker makes the drift a failing check instead of an outage.
+    Example: `containerPort: 8080  # restates client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT`
+    after the runtime's default became 9090.
+    """
+    for claim in ctx.failed_claims(self.code):
+        ref = claim.reference
+        yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
+                           claim.suggestion)
+    for breach in ctx.contracts:
+        yield self.finding(breach.repo, breach.path, breach.line, 0, breach.message,
+                           f"{breach.contract} {breach.address}")

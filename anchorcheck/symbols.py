@@ -1,0 +1,84 @@
+"""Symbol definitions: which names a file defines, for symbol claims (`PATH:name()`).
+
+Python through its own parser; other languages through one definition pattern per
+family, which finds functions, classes, types and top-level bindings (what a comment
+calls `name()`), not every identifier.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+_GENERIC = re.compile(
+    r"\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|module|namespace|impl"
+    r"|macro_rules!|procedure|sub|proc)[ \t]+(?:\([^)\n]{0,200}\)[ \t]*)?([A-Za-z_$][\w$]*)"
+)
+_ASSIGNED_FN = re.compile(
+    r"(?m)^[ \t]*(?:export[ \t]+)?(?:const|let|var|static)?[ \t]*([A-Za-z_$][\w$]*)[ \t]*[:=][ \t]*"
+    r"(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>)"
+)
+_C_FUNCTION = re.compile(
+    r"(?m)^[A-Za-z_][\w:<>,*& \t]{0,200}?[ \t*&]([A-Za-z_]\w*)[ \t]*\([^;{}\n]{0,300}\)[ \t]*"
+    r"(?:const[ \t]*)?(?:\{|$)"
+)
+_METHOD = re.compile(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
+                     r"([A-Za-z_$][\w$]*)[ \t]*\([^;\n]{0,300}\)[ \t]*\{")
+_HASKELL = re.compile(r"(?m)^([a-z_][\w']*)[ \t]*::|^(?:data|newtype|type|class)[ \t]+([A-Z][\w']*)")
+_SHELL = re.compile(
+    r"(?m)^[ \t]*(?:function[ \t]+)?([A-Za-z_][\w.-]*)[ \t]*\(\)|^[ \t]*function[ \t]+([A-Za-z_][\w.-]*)"
+)
+_MAKE = re.compile(r"(?m)^([A-Za-z0-9_.-]+)[ \t]*:(?!=)")
+
+
+def defined_symbols(text: str, language: str | None) -> dict[str, int]:
+    """Names defined in `text`, with the line of their first definition."""
+    if language == "python":
+        try:
+            return _python(ast.parse(text))
+        except (SyntaxError, ValueError, RecursionError):
+            pass  # a file that does not parse still has definitions worth finding
+    out: dict[str, int] = {}
+    patterns: tuple[re.Pattern[str], ...]
+    if language == "haskell":
+        patterns = (_HASKELL,)
+    elif language == "shell":
+        patterns = (_SHELL,)
+    elif language == "make":
+        patterns = (_MAKE,)
+    elif language in ("c", "js", "rust"):
+        patterns = (_GENERIC, _ASSIGNED_FN, _C_FUNCTION, _METHOD)
+    else:
+        patterns = (_GENERIC, _ASSIGNED_FN)
+    for pattern in patterns:
+        for m in pattern.finditer(text):
+            name = next(g for g in m.groups() if g)
+            if name not in out:
+                out[name] = text.count("\n", 0, m.start()) + 1
+    return out
+
+
+def _python(tree: ast.Module) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            out.setdefault(node.name, node.lineno)
+    for node in tree.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = list(node.targets)
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            if isinstance(target, ast.Name):
+                out.setdefault(target.id, node.lineno)
+    return out
+
+
+def definition_pattern(name: str) -> str:
+    """An extended regex (for `git grep -E`) matching a definition of `name`."""
+    n = re.escape(name)
+    return (
+        rf"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype)[[:space:]]+"
+        rf"(\([^)]*\)[[:space:]]*)?{n}([^A-Za-z0-9_]|$)|^{n}[[:space:]]*(::|=[^=])"
+    )

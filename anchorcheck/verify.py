@@ -1,0 +1,296 @@
+"""Verification of claims against the files they name (a second, small read).
+
+The crawl keeps no source text (memory grows with anchors and references, not with
+bytes of code), so once claims are resolved to files, just those files are read
+again, in bulk, and checked: line ranges and the text claimed on them, symbol
+definitions, restated facts, and contracts between facts. The results are plain
+data that rules report; rules never read files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from anchorcheck.crawl import decode_blob
+from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
+from anchorcheck.gitio import GitRepo
+from anchorcheck.languages import language_of
+from anchorcheck.reference import Reference, RefKind
+from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+from anchorcheck.symbols import defined_symbols, definition_pattern
+from anchorcheck.workspace import Contract, Workspace
+
+FileId = tuple[str, str]
+_TOKEN = re.compile(r"[^\s:=,;'\"`()\[\]{}]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimCheck:
+    """A claim that does not hold. `fix` is (old, new): text in the citing line that
+    `anchorcheck fix` may rewrite."""
+
+    reference: Reference
+    code: str  # AC201 stale-line-claim, AC202 missing-symbol, AC204 restated-value-drift
+    message: str
+    suggestion: str | None = None
+    fix: tuple[str, str] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContractBreach:
+    contract: str
+    address: str
+    repo: str
+    path: str
+    line: int
+    message: str
+
+
+@dataclass
+class _File:
+    text: str
+    language: str | None
+    _symbols: dict[str, int] | None = None
+    _facts: dict[str, Fact] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        body = self.text[:-1] if self.text.endswith("\n") else self.text
+        return body.split("\n") if body else []
+
+    def symbols(self) -> dict[str, int]:
+        if self._symbols is None:
+            self._symbols = defined_symbols(self.text, self.language)
+        return self._symbols
+
+    def facts(self, path: str) -> dict[str, Fact]:
+        if self._facts is None:
+            self._facts = facts_of(path, self.text)
+        return self._facts
+
+
+def verify(
+    workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution]
+) -> tuple[list[ClaimCheck], list[ContractBreach]]:
+    claims = [
+        r for r in resolutions if r.reference.is_claim and r.status is Status.RESOLVED and r.files
+    ]
+    contracts = workspace.settings.contracts
+    wanted: set[FileId] = {r.files[0] for r in claims}
+    for contract in contracts:
+        for address in contract.facts:
+            fa = FactAddress.parse(address)
+            if fa.repo:
+                wanted.add((fa.repo, fa.path))
+    files = _read(workspace, index, wanted)
+    checks: list[ClaimCheck] = []
+    missing_symbols: list[tuple[Resolution, str]] = []
+    for res in claims:
+        ref = res.reference
+        target = files.get(res.files[0])
+        if target is None:
+            continue  # not a text file: nothing to check against
+        if ref.kind is RefKind.LINES:
+            checks.extend(_lines(ref, res.files[0], target))
+        elif ref.kind is RefKind.SYMBOL:
+            if (ref.name or "") not in target.symbols():
+                missing_symbols.append((res, ref.name or ""))
+        elif ref.kind is RefKind.FACT:
+            checks.extend(_fact(ref, res.files[0], target))
+    checks.extend(_symbols(workspace, index, missing_symbols))
+    breaches = [b for c in contracts for b in _contract(c, files)]
+    return checks, breaches
+
+
+def _read(workspace: Workspace, index: WorkspaceIndex, wanted: set[FileId]) -> dict[FileId, _File]:
+    by_repo: dict[str, dict[str, str]] = defaultdict(dict)  # repo -> oid -> path
+    for repo, path in wanted:
+        snap = index.snapshots.get(repo)
+        oid = snap.oids.get(path) if snap is not None else None
+        if oid is not None:
+            by_repo[repo][oid] = path
+    out: dict[FileId, _File] = {}
+    for repo, oids in by_repo.items():
+        spec = workspace.repo(repo)
+        if spec is None:
+            continue
+        git = GitRepo(spec.path)
+        for oid, data in git.read_blobs(list(oids)):
+            text, _ = decode_blob(data)
+            if text is not None:
+                for path in [p for o, p in oids.items() if o == oid]:
+                    out[(repo, path)] = _File(text, language_of(path))
+    return out
+
+
+# -- line claims ----------------------------------------------------------------
+
+
+def _lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
+    assert ref.lines is not None
+    first, last = ref.lines
+    lines = target.lines
+    shown = f"{where[0]}:{where[1]}"
+    span = f"{first}" if first == last else f"{first}-{last}"
+    if last > len(lines):
+        count = f"{len(lines)} line{'s' if len(lines) != 1 else ''}"
+        return [ClaimCheck(ref, "AC201", f"line {span} is past the end of {shown} ({count})")]
+    if not ref.claim:
+        return []
+    tokens = _TOKEN.findall(ref.claim)
+    if not tokens:
+        return []
+    window = "\n".join(lines[first - 1:last])
+    # `key: value` prose often starts with words that are not code ("Verified:
+    # strategy: Recreate"): leading tokens may be dropped, never the last two.
+    suffixes = [tokens[i:] for i in range(max(1, len(tokens) - 1))]
+    if any(_in_order(suffix, window) for suffix in suffixes):
+        return []
+    moved: list[tuple[int, int]] = []
+    for suffix in suffixes:
+        moved = _find_elsewhere(lines, suffix, last - first + 1)
+        if where == (ref.repo, ref.path):  # the claim's own words are not where it points
+            moved = [m for m in moved if not m[0] <= ref.line <= m[1]]
+        if moved:
+            break
+    msg = f"{ref.claim!r} is no longer at {shown}:{span}"
+    if len(moved) == 1:
+        a, b = moved[0]
+        new_span = f"{a}" if a == b else f"{a}-{b}"
+        old_text, new_text = _rewrite_span(ref, span, new_span)
+        return [ClaimCheck(ref, "AC201", f"{msg}; it is now at {new_span}", new_span,
+                           (old_text, new_text))]
+    where_now = f"; it is at {len(moved)} places now" if moved else "; it is nowhere in the file"
+    return [ClaimCheck(ref, "AC201", msg + where_now)]
+
+
+def _in_order(tokens: Sequence[str], text: str) -> bool:
+    pos = 0
+    for token in tokens:
+        m = re.compile(rf"(?<![\w-]){re.escape(token)}(?![\w-])").search(text, pos)
+        if m is None:
+            return False
+        pos = m.end()
+    return True
+
+
+def _find_elsewhere(lines: list[str], tokens: list[str], size: int) -> list[tuple[int, int]]:
+    """Every minimal line range (at most `size` + 2 lines) that holds the tokens in order."""
+    found: list[tuple[int, int]] = []
+    reach = max(size, 1) + 2
+    first_token = re.compile(rf"(?<![\w-]){re.escape(tokens[0])}(?![\w-])")
+    for i, line in enumerate(lines):
+        if not first_token.search(line):
+            continue
+        for j in range(i, min(len(lines), i + reach)):
+            if _in_order(tokens, "\n".join(lines[i:j + 1])):
+                found.append((i + 1, j + 1))
+                break
+    # a range inside another found one is the same place
+    return [r for r in found if not any(o != r and o[0] <= r[0] and r[1] <= o[1] for o in found)]
+
+
+_NUMBERS = re.compile(r"(\d+)(?:([ \t]*[-–][ \t]*L?)(\d+))?")
+
+
+def _rewrite_span(ref: Reference, old_span: str, new_span: str) -> tuple[str, str]:
+    """(old, new) text of the reference with its last line numbers replaced, keeping
+    the way they were written (`:27-28`, `#L27-L28`, `lines 27–28`)."""
+    text = ref.text
+    matches = list(_NUMBERS.finditer(text))
+    last = matches[-1] if matches else None
+    if last is None:
+        return text, text
+    first, _, end = new_span.partition("-")
+    sep = last.group(2) or ("-L" if text[: last.start()].endswith("#L") else "-")
+    new = first if not end else f"{first}{sep}{end}"
+    return text, text[: last.start()] + new + text[last.end():]
+
+
+# -- symbol claims -------------------------------------------------------------
+
+
+def _symbols(
+    workspace: Workspace, index: WorkspaceIndex, missing: list[tuple[Resolution, str]]
+) -> list[ClaimCheck]:
+    if not missing:
+        return []
+    names = sorted({name for _, name in missing})
+    homes = _definitions(workspace, index, names)
+    out = []
+    for res, name in missing:
+        repo, path = res.files[0]
+        places = homes.get(name, [])
+        msg = f"{repo}:{path} does not define {name}()"
+        if places:
+            shown = ", ".join(f"{r}:{p}:{n}" for r, p, n in places[:3])
+            out.append(ClaimCheck(res.reference, "AC202", f"{msg}; it is defined at {shown}",
+                                  f"{places[0][0]}:{places[0][1]}"))
+        else:
+            out.append(ClaimCheck(res.reference, "AC202", f"{msg}, and no file in the workspace does"))
+    return out
+
+
+def _definitions(
+    workspace: Workspace, index: WorkspaceIndex, names: list[str]
+) -> dict[str, list[tuple[str, str, int]]]:
+    """Where each name is defined now, found by `git grep` at each repo's commit (one
+    search per repo; the files need not be read into Python)."""
+    found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for spec in workspace.repos:
+        snap = index.snapshots.get(spec.name)
+        if snap is None:
+            continue
+        hits = GitRepo(spec.path).grep([definition_pattern(n) for n in names], snap.commit)
+        for path, line, text in hits:
+            for name in names:
+                if re.search(definition_pattern(name).replace("[[:space:]]", r"\s"), text):
+                    found[name].append((spec.name, path, line))
+    return found
+
+
+# -- restated values and contracts --------------------------------------------------
+
+
+def _fact(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
+    key = ref.name or ""
+    address = f"{where[0]}:{where[1]}::{key}"
+    fact = lookup(target.facts(where[1]), key)
+    if fact is None:
+        return [ClaimCheck(ref, "AC204", f"{address} names no fact of that file")]
+    if isinstance(fact, list):
+        return [ClaimCheck(ref, "AC204", f"{address} is ambiguous: {', '.join(fact[:4])}")]
+    if same_value(fact.value, ref.claim or ""):
+        return []
+    return [ClaimCheck(ref, "AC204", f"this line restates {ref.claim!r}, but {address} is now "
+                       f"{fact.value!r} (at line {fact.line})", fact.value)]
+
+
+def _contract(contract: Contract, files: dict[FileId, _File]) -> list[ContractBreach]:
+    values: list[tuple[str, str, str, Fact]] = []
+    out: list[ContractBreach] = []
+    for address in contract.facts:
+        fa = FactAddress.parse(address)
+        target = files.get((fa.repo or "", fa.path))
+        fact = lookup(target.facts(fa.path), fa.key) if target is not None else None
+        if not isinstance(fact, Fact):
+            msg = f"contract {contract.name!r}: {address} is not a fact of the workspace"
+            out.append(ContractBreach(contract.name, address, fa.repo or "", fa.path, 1, msg))
+            continue
+        values.append((address, fa.repo or "", fa.path, fact))
+    if len({v[3].value for v in values}) <= 1 or all(
+        same_value(values[0][3].value, v[3].value) for v in values
+    ):
+        return out
+    reference = values[0]
+    for address, repo, path, fact in values[1:]:
+        if not same_value(fact.value, reference[3].value):
+            out.append(ContractBreach(
+                contract.name, address, repo, path, fact.line,
+                f"contract {contract.name!r}: {address} is {fact.value!r}, but {reference[0]} is "
+                f"{reference[3].value!r}",
+            ))
+    return out

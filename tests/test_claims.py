@@ -1,0 +1,200 @@
+"""Stale claims: line claims, symbol claims and restated values, across repos."""
+
+from __future__ import annotations
+
+import json
+
+from anchorcheck.check import run_check
+from anchorcheck.facts import facts_of
+from anchorcheck.workspace import load_workspace
+from tests.conftest import WorkspaceBuilder, run_cli
+
+CLAIMS = (
+    "# ROLLBACK ON THE DEGRADED PATH\n"
+    "# Verified against this file: strategy: Recreate at :27-28 and\n"
+    "# readinessProbe: tcpSocket: 8080 at :220-222, and `--atomic` at\n"
+    "# auto-upgrade-cronjob.yaml:121 (it implies --wait).\n"
+)
+
+
+def deployment(claims: str = CLAIMS, shift: int = 0) -> str:
+    """A template laid out like the seed's: strategy at 27-28, the probe at 220-222."""
+    lines = claims.splitlines()
+    lines += [f"# filler {i}" for i in range(len(lines) + 1, 27 + shift)]
+    lines += ["strategy:", "  type: Recreate"]  # 27-28 (+ shift)
+    lines += [f"k{i}: v{i}" for i in range(29 + shift, 220 + shift)]
+    lines += ["readinessProbe:", "  tcpSocket:", "    port: 8080"]  # 220-222 (+ shift)
+    lines += ["containerPort: 8080  # restates runtime:jobs_manager.py::env.INGESTION_HTTP_PORT"]
+    return "\n".join(lines) + "\n"
+
+
+def cronjob() -> str:
+    lines = [f"# line {i}" for i in range(1, 121)] + ['args: ["helm", "upgrade", "--atomic"]']
+    return "\n".join(lines) + "\n"
+
+
+RUNTIME = 'import os\n\n\ndef main():\n    port = int(os.getenv("INGESTION_HTTP_PORT", "8080"))\n'
+SUBMIT = "def _healthz_report():\n    return 200\n"
+
+
+def seed(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {
+        "templates/jobs-manager-deployment.yaml": deployment(),
+        "templates/auto-upgrade-cronjob.yaml": cronjob(),
+    })
+    ws.repo("runtime", {"jobs_manager.py": RUNTIME, "submit_ingestion_run.py": SUBMIT})
+
+
+def findings(ws: WorkspaceBuilder, **refs: str) -> list[tuple[str, str, int, str, str | None]]:
+    workspace = load_workspace(ws.config(), (), [f"{k}={v}" for k, v in refs.items()])
+    return [(f.finding.code, f.finding.path, f.finding.line, f.finding.message, f.finding.suggestion)
+            for f in run_check(workspace).findings]
+
+
+def test_seed_claims_hold(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    assert findings(ws) == []
+    result = run_check(load_workspace(ws.config()))
+    kinds = sorted(r.reference.kind.value for r in result.resolutions)
+    assert kinds == ["lines", "lines", "lines", "restates"]
+
+
+def test_inserted_lines_make_claims_stale_with_suggestions(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    ws.pr("client", "shifted", {"templates/jobs-manager-deployment.yaml": deployment(shift=4)})
+    out = findings(ws, client="shifted")
+    assert [(c, line, s) for c, _, line, _, s in out] == [
+        ("AC201", 2, "31-32"), ("AC201", 3, "224-226"),
+    ]
+    assert "strategy: Recreate' is no longer at client:templates/jobs-manager-deployment.yaml:27-28; it is now at 31-32" in out[0][3]
+
+
+def test_line_past_the_end(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    ws.pr("client", "short", {"templates/auto-upgrade-cronjob.yaml": "args: [--atomic]\n"})
+    [(code, path, line, msg, _)] = findings(ws, client="short")
+    assert (code, line) == ("AC201", 4)  # where the location starts, after the claim's text
+    assert "line 121 is past the end of client:templates/auto-upgrade-cronjob.yaml (1 line)" in msg
+
+
+def test_text_gone_everywhere(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    ws.pr("client", "rolling", {"templates/jobs-manager-deployment.yaml": deployment().replace("type: Recreate", "type: RollingUpdate")})
+    [(code, _, line, msg, suggestion)] = findings(ws, client="rolling")
+    assert (code, line, suggestion) == ("AC201", 2, None)
+    assert msg.endswith("it is nowhere in the file")
+
+
+def test_symbol_renamed_in_runtime_flags_the_chart_comment(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    ws.repo("docs", {"ops.md": "The probe: submit_ingestion_run.py:_healthz_report() checks authz_mount.\n"})
+    assert findings(ws) == []
+    ws.pr("runtime", "renamed", {"submit_ingestion_run.py": None, "readiness.py": SUBMIT.replace("_healthz_report", "_readiness_report"),
+                                 "health.py": "def _healthz_report():\n    return 503\n"})
+    [(code, path, line, msg, suggestion)] = findings(ws, runtime="renamed")
+    assert (code, path) == ("AC105", "ops.md")  # the file itself is gone
+    ws.pr("runtime", "renamed2", {"submit_ingestion_run.py": SUBMIT.replace("_healthz_report", "_readiness_report"),
+                                  "health.py": "def _healthz_report():\n    return 503\n"})
+    [(code, path, line, msg, suggestion)] = findings(ws, runtime="renamed2")
+    assert (code, path, line) == ("AC202", "ops.md", 1)
+    assert "runtime:submit_ingestion_run.py does not define _healthz_report(); it is defined at runtime:health.py:1" in msg
+    assert suggestion == "runtime:health.py"
+
+
+def test_symbol_in_backticks_form(ws: WorkspaceBuilder) -> None:
+    ws.repo("runtime", {"a.py": "def real():\n    pass\n", "b.py": "# see `real()` in a.py and `gone()` in a.py\n"})
+    out = findings(ws)
+    assert [(c, line) for c, _, line, _, _ in out] == [("AC202", 1)]
+    assert "does not define gone(), and no file in the workspace does" in out[0][3]
+
+
+def test_runtime_default_changed_makes_restated_port_drift(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    ws.pr("runtime", "port", {"jobs_manager.py": RUNTIME.replace('"8080"', '"9090"')})
+    [(code, path, line, msg, suggestion)] = findings(ws, runtime="port")
+    assert (code, path, line) == ("AC204", "templates/jobs-manager-deployment.yaml", 223)
+    assert msg == ("this line restates '8080', but runtime:jobs_manager.py::env.INGESTION_HTTP_PORT "
+                   "is now '9090' (at line 5)")
+    assert suggestion == "9090"
+
+
+def test_contracts_across_three_repos(ws: WorkspaceBuilder) -> None:
+    ws.repo("chart", {"values.yaml": "service:\n  port: 8080\nimage:\n  tag: v1\n"})
+    ws.repo("runtime", {"settings.py": 'PORT = 8080\nNAME = "x"\n'})
+    ws.repo("backend", {"config.json": '{"upstream": {"port": 8080}}\n', "pyproject.toml": '[tool.x]\nport = 8080\n'})
+    contract = (
+        '\n[[contract]]\nname = "ingestion port"\nfacts = ["chart:values.yaml::service.port", '
+        '"runtime:settings.py::PORT", "backend:config.json::upstream.port", "backend:pyproject.toml::port"]\n'
+    )
+    config = ws.config()
+    config.write_text(config.read_text() + contract)
+    assert run_check(load_workspace(config)).findings == ()
+    ws.pr("runtime", "drift", {"settings.py": 'PORT = 9090\nNAME = "x"\n'})
+    text = config.read_text().replace('name = "runtime"\npath = "runtime"\nref = "main"', 'name = "runtime"\npath = "runtime"\nref = "drift"')
+    config.write_text(text)
+    [f] = run_check(load_workspace(config)).findings
+    assert (f.finding.code, f.finding.repo, f.finding.path, f.finding.line) == ("AC204", "runtime", "settings.py", 1)
+    assert f.finding.message == ("contract 'ingestion port': runtime:settings.py::PORT is '9090', "
+                                 "but chart:values.yaml::service.port is '8080'")
+
+
+def test_bad_contract_config_exits_2(ws: WorkspaceBuilder) -> None:
+    ws.repo("a", {"x.py": "X = 1\n"})
+    config = ws.config()
+    config.write_text(config.read_text() + '[[contract]]\nfacts = ["a:x.py::X", "zz:y.py::Y"]\n')
+    r = run_cli("check", cwd=ws.root)
+    assert r.code == 2 and "names unknown repo 'zz'" in r.err
+
+
+def test_facts_of_yaml_helm_json_toml_python() -> None:
+    helm = (
+        "spec:\n  {{- if .Values.x }}\n  replicas: {{ .Values.replicas }}\n  {{- end }}\n"
+        "  template:\n    spec:\n      containers:\n        - name: app\n          ports:\n"
+        "            - containerPort: 8080 # the port\n  strategy:\n    type: Recreate\n"
+        "run: |\n  key: not a fact\n"
+    )
+    facts = facts_of("templates/x.yaml", helm)
+    assert facts["spec.strategy.type"].value == "Recreate"
+    assert facts["spec.template.spec.containers.ports.containerPort"].value == "8080"
+    assert facts["spec.template.spec.containers.ports.containerPort"].line == 10
+    assert facts["spec.replicas"].value == "{{ .Values.replicas }}"
+    assert "run.key" not in facts
+    assert facts_of("p.json", '{"a": {"b": [1, true]}}')["a.b[1]"].value == "true"
+    assert facts_of("p.toml", '[project]\nversion = "1.2"\n')["project.version"].value == "1.2"
+    py = facts_of("m.py", 'import os\nX = 3\nY: str = "y"\nos.environ.setdefault("Z", "z")\n'
+                          'p = os.environ.get("P", 5)\n')
+    assert {k: v.value for k, v in py.items()} == {"X": "3", "Y": "y", "env.Z": "z", "env.P": "5"}
+
+
+def test_facts_command(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    ws.config()
+    r = run_cli("facts", "runtime:jobs_manager.py", cwd=ws.root)
+    assert r.code == 0, r.err
+    assert "runtime:jobs_manager.py::env.INGESTION_HTTP_PORT = 8080  (line 5)" in r.out
+    doc = json.loads(run_cli("facts", "client:templates/jobs-manager-deployment.yaml::containerPort", "--format", "json", cwd=ws.root).out)
+    assert doc["facts"] == [{"address": "client:templates/jobs-manager-deployment.yaml::containerPort",
+                             "value": "8080", "line": 223}]
+
+
+def test_fix_rewrites_drifted_line_numbers(ws: WorkspaceBuilder) -> None:
+    client = ws.repo("client", {
+        "templates/jobs-manager-deployment.yaml": deployment(shift=4),
+        "templates/auto-upgrade-cronjob.yaml": cronjob(),
+    })
+    ws.repo("runtime", {"jobs_manager.py": RUNTIME, "submit_ingestion_run.py": SUBMIT})
+    ws.config()
+    dry = run_cli("fix", "--dry-run", cwd=ws.root)
+    assert dry.code == 0, dry.err
+    assert "-# Verified against this file: strategy: Recreate at :27-28 and" in dry.out
+    assert "+# Verified against this file: strategy: Recreate at :31-32 and" in dry.out
+    assert "+# readinessProbe: tcpSocket: 8080 at :224-226, and `--atomic` at" in dry.out
+    target = client / "templates" / "jobs-manager-deployment.yaml"
+    assert ":27-28" in target.read_text()  # a dry run writes nothing
+    wrote = run_cli("fix", "--write", cwd=ws.root)
+    assert wrote.code == 0, wrote.err
+    assert ":31-32" in target.read_text() and ":224-226" in target.read_text()
+    from anchorcheck.repobuilder import git
+
+    git(client, "commit", "-qam", "fix")
+    assert findings(ws) == []
