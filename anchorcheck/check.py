@@ -14,7 +14,7 @@ from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
-from anchorcheck.verify import verify
+from anchorcheck.verify import ClaimCheck, verify
 from anchorcheck.workspace import Settings, Workspace
 
 
@@ -31,6 +31,7 @@ class CheckResult:
     resolutions: tuple[Resolution, ...]
     graph: nx.MultiDiGraph
     findings: tuple[FingerprintedFinding, ...]
+    claims: tuple[ClaimCheck, ...] = ()
 
 
 def index_workspace(
@@ -71,7 +72,7 @@ def run_check(
     graph = build_graph(index, resolutions)
     ctx = CheckContext(index, graph, tuple(claims), tuple(breaches))
     findings = [f for rule in enabled_rules(workspace.settings, enable) for f in rule.check(ctx, rule)]
-    return CheckResult(workspace, index, resolutions, graph, fingerprint(findings))
+    return CheckResult(workspace, index, resolutions, graph, fingerprint(findings), tuple(claims))
 
 
 def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:

@@ -199,6 +199,53 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
 
 
 @cli.command()
+@workspace_options
+@click.argument("address", required=False)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+def facts(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+          address: str | None, fmt: str) -> None:
+    """List the facts found in code (YAML/JSON/TOML keys, Python constants and env
+    defaults), to write `restates` markers and contracts with. ADDRESS narrows it:
+    REPO:PATH, REPO:PATH::KEY, or PATH."""
+    from anchorcheck.verify import list_facts
+
+    found = list_facts(_workspace(config, repos, refs), address)
+    if fmt == "json":
+        rows = [{"address": a, "value": f.value, "line": f.line} for a, f in found]
+        click.echo(json.dumps({"facts": rows}, indent=2, ensure_ascii=False))
+        return
+    for addr, fact in found:
+        click.echo(f"{safe_text(addr)} = {safe_text(fact.value)}  (line {fact.line})")
+    click.echo(f"{len(found)} facts.")
+
+
+@cli.command()
+@workspace_options
+@click.option("--write", "do_write", is_flag=True, help="Rewrite the files (default: show a diff).")
+@click.option("--dry-run", "dry_run", is_flag=True, help="Show the diff only (the default).")
+def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+        do_write: bool, dry_run: bool) -> None:
+    """Rewrite drifted line numbers (AC201) and wrong-location paths (AC102) in place,
+    showing a unified diff. Nothing else is ever touched."""
+    from anchorcheck.fix import make_patches, planned_edits, write
+
+    if do_write and dry_run:
+        raise AnchorcheckError("--write and --dry-run exclude each other")
+    result = run_check(_workspace(config, repos, refs))
+    patches, skipped = make_patches(result, planned_edits(result))
+    for patch in patches:
+        click.echo(safe_text(patch.diff()), nl=False)
+    for reason in skipped:
+        click.echo(f"anchorcheck: not fixed: {safe_text(reason)}", err=True)
+    if do_write:
+        write(patches)
+        click.echo(f"Fixed {len(patches)} file{'s' if len(patches) != 1 else ''}.", err=True)
+    elif patches:
+        click.echo("(dry run: rerun with --write to apply)", err=True)
+
+
+@cli.command()
 @click.argument("code", required=False)
 def rules(code: str | None) -> None:
     """List the rules, or print one rule's documentation."""

@@ -105,6 +105,10 @@ class GitRepo:
     def list_tree(self, commit: str) -> list[TreeEntry]:
         return _parse_tree(self._git("ls-tree", "-r", "-l", "-z", "--full-tree", commit))
 
+    def hash_file(self, path: Path) -> str:
+        """The blob id git would give this file (with this repo's filters)."""
+        return self._git("hash-object", "--", str(path)).strip()
+
     def tree_entry(self, commit: str, path: str) -> TreeEntry | None:
         out = self._git("ls-tree", "-l", "-z", "--full-tree", commit, "--", path)
         for entry in _parse_tree(out):

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from anchorcheck.crawl import decode_blob
+from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo
 from anchorcheck.languages import language_of
@@ -294,3 +295,44 @@ def _contract(contract: Contract, files: dict[FileId, _File]) -> list[ContractBr
                 f"{reference[3].value!r}",
             ))
     return out
+
+
+def list_facts(workspace: Workspace, address: str | None) -> list[tuple[str, Fact]]:
+    """(address, fact) for every fact in the files `address` names (`REPO:PATH`,
+    `REPO:PATH::KEY`, a bare `PATH` in any repo), or in every fact file."""
+    repo_part, path_part, key = None, None, None
+    if address:
+        location, _, key = address.partition("::")
+        repo_part, colon, rest = location.partition(":")
+        if colon:
+            path_part = rest
+        else:
+            repo_part, path_part = None, location
+        if repo_part is not None and workspace.repo(repo_part) is None:
+            raise ConfigError(f"unknown repo {repo_part!r} in {address!r}")
+    out: list[tuple[str, Fact]] = []
+    for spec in workspace.repos:
+        if repo_part is not None and spec.name != repo_part:
+            continue
+        git = GitRepo(spec.path)
+        commit = git.resolve(spec.ref)
+        entries = {
+            e.oid: e.path for e in git.list_tree(commit)
+            if not e.is_submodule and not e.is_symlink and e.size <= workspace.settings.max_file_size
+            and (path_part is None or e.path == path_part)
+            and _fact_file(e.path)
+        }
+        for oid, data in git.read_blobs(list(entries)):
+            text, _ = decode_blob(data)
+            if text is None:
+                continue
+            facts = facts_of(entries[oid], text)
+            if key:
+                found = lookup(facts, key)
+                facts = {found.key: found} if isinstance(found, Fact) else {}
+            out.extend((f"{spec.name}:{entries[oid]}::{k}", f) for k, f in sorted(facts.items()))
+    return sorted(out, key=lambda item: item[0])
+
+
+def _fact_file(path: str) -> bool:
+    return path.endswith((".yaml", ".yml", ".tpl", ".json", ".toml")) or language_of(path) == "python"

@@ -1,0 +1,131 @@
+"""`anchorcheck fix`: rewrite what can be fixed mechanically, and nothing else.
+
+Two kinds of fix: drifted line numbers of a line claim whose text now stands at other
+lines (AC201 with a suggestion), and the location of a reference whose heading lives
+in another file (AC102). A fix is applied to the repo's work tree only when the
+work tree's HEAD is the commit that was checked and the file is unmodified there, so
+the edit lands on exactly the text that was analysed.
+"""
+
+from __future__ import annotations
+
+import difflib
+import shutil
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+from anchorcheck.check import CheckResult
+from anchorcheck.gitio import GitRepo
+from anchorcheck.reference import Reference
+from anchorcheck.resolve import Status
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    repo: str
+    path: str
+    line: int  # where the reference starts; the text may sit on a following line
+    old: str
+    new: str
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class FilePatch:
+    repo: str
+    path: str
+    target: Path
+    before: str
+    after: str
+
+    def diff(self) -> str:
+        return "".join(difflib.unified_diff(
+            self.before.splitlines(keepends=True), self.after.splitlines(keepends=True),
+            fromfile=f"a/{self.repo}/{self.path}", tofile=f"b/{self.repo}/{self.path}",
+        ))
+
+
+def planned_edits(result: CheckResult) -> list[Edit]:
+    edits = [
+        Edit(c.reference.repo, c.reference.path, c.reference.line, c.fix[0], c.fix[1], c.code)
+        for c in result.claims if c.fix is not None and c.fix[0] != c.fix[1]
+    ]
+    for res in result.resolutions:
+        if res.status is Status.WRONG_LOCATION and len(res.anchors) == 1:
+            ref = res.reference
+            old = ref.location_text
+            new = _location_like(ref, res.anchors[0].repo, res.anchors[0].path)
+            if old and new != old:
+                edits.append(Edit(ref.repo, ref.path, ref.line, old, new, "AC102"))
+    return edits
+
+
+def _location_like(ref: Reference, repo: str, path: str) -> str:
+    """The new location, written the way the old one was."""
+    written = ref.target_path or ""
+    if ref.target_repo:
+        return f"{repo}:{path}"
+    if written.startswith(f"{repo}/") or (repo != ref.repo and "/" in written and
+                                         written.split("/", 1)[0] in (repo, ref.target_repo)):
+        return f"{repo}/{path}"
+    return path if repo == ref.repo else f"{repo}:{path}"
+
+
+def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch], list[str]]:
+    """Patches for the edits that can be applied, and a reason for each that cannot."""
+    by_file: dict[tuple[str, str], list[Edit]] = defaultdict(list)
+    for edit in edits:
+        by_file[(edit.repo, edit.path)].append(edit)
+    patches: list[FilePatch] = []
+    skipped: list[str] = []
+    for (repo, path), file_edits in sorted(by_file.items()):
+        spec = result.workspace.repo(repo)
+        snap = result.index.snapshots[repo]
+        assert spec is not None
+        reason = _unsafe(spec.path, snap.commit, path, snap.oids.get(path))
+        if reason:
+            skipped.append(f"{repo}:{path}: {reason}")
+            continue
+        target = spec.path / path
+        before = target.read_text(encoding="utf-8")
+        lines = before.splitlines(keepends=True)
+        for edit in sorted(file_edits, key=lambda e: e.line):
+            if not _apply(lines, edit):
+                skipped.append(f"{repo}:{path}:{edit.line}: {edit.code}: the text to rewrite "
+                               "spans lines; fix it by hand")
+        after = "".join(lines)
+        if after != before:
+            patches.append(FilePatch(repo, path, target, before, after))
+    return patches, skipped
+
+
+def _apply(lines: list[str], edit: Edit) -> bool:
+    for i in range(edit.line - 1, min(len(lines), edit.line + 3)):
+        if edit.old in lines[i]:
+            lines[i] = lines[i].replace(edit.old, edit.new, 1)
+            return True
+    return False
+
+
+def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None) -> str | None:
+    git = GitRepo(work_tree)
+    if Path(git.git_dir) == work_tree.resolve() or not (work_tree / ".git").exists():
+        return "not a work tree (a bare repo cannot be fixed in place)"
+    if git.resolve("HEAD") != commit:
+        return "the work tree's HEAD is not the commit checked; check out that ref first"
+    target = work_tree / path
+    if oid is None or not target.is_file():
+        return "the file is not in the work tree"
+    if git.hash_file(target) != oid:
+        return "the file has local modifications"
+    return None
+
+
+def write(patches: list[FilePatch]) -> None:
+    for patch in patches:
+        # Write beside, then rename: an interrupted fix never leaves half a file.
+        tmp = patch.target.with_name(patch.target.name + ".anchorcheck-tmp")
+        tmp.write_text(patch.after, encoding="utf-8")
+        shutil.copymode(patch.target, tmp)
+        tmp.replace(patch.target)
