@@ -53,7 +53,7 @@ def enabled_rules(settings: Settings, extra: Iterable[str] = ()) -> list[Rule]:
             raise ConfigError(f"unknown rule code {code!r} (see 'anchorcheck rules')")
     return [
         r for r in REGISTRY.values()
-        if r.mode == "workspace"
+        if r.mode in ("workspace", "both")
         and (r.enabled_by_default or r.code in wanted)
         and r.code not in settings.disable
     ]

@@ -7,6 +7,7 @@ repo (`backend`), each with a PR branch:
   deployment template, and bumps the chart to 1.9.59, which develop has meanwhile
   reached (client#784) while client#787 takes 1.9.60: a version race;
 - client-runtime#359 adds a comment citing that heading;
+- client-runtime#360 moves the ingestion port that the chart restates;
 - backend#1923 cites a chart heading in the wrong file.
 """
 
@@ -44,7 +45,7 @@ spec:
         - name: jobs-manager
           image: "{{ .Values.image.repository }}:{{ .Values.image.tag }}"
           ports:
-            - containerPort: 8080
+            - containerPort: 8080  # restates client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT
           {{- if not .Values.env.INGESTION_HTTP_DISABLED }}
           # tcpSocket rather than httpGet /healthz: see the runtime's
           # submit_ingestion_run.py for what /healthz reports.
@@ -125,7 +126,8 @@ DECISIONS = """\
 ## 1922: degraded jobs-manager
 
 We accept a rollback over serving a half-broken image. The mechanism is written
-down next to the probe in the chart; the runtime side is in
+down next to the probe in the chart (`type: Recreate` at
+client/templates/jobs-manager-deployment.yaml:12); the runtime side is in
 [jobs_manager.py](https://github.com/example/client-runtime/blob/main/jobs_manager.py).
 
 See also [the upgrade CronJob](#upgrades).
@@ -198,6 +200,8 @@ def build_demo_workspace(root: Path) -> Path:
     })
     branch(runtime, "pr/359", {"jobs_manager.py": JOBS_MANAGER_PR},
            message="jobs_manager: cite the chart's rollback note")
+    branch(runtime, "pr/360", {"jobs_manager.py": JOBS_MANAGER.replace('"8080"', '"9090"')},
+           message="jobs_manager: ingestion on 9090")
     backend = init_repo(root / "backend", {"docs/decisions.md": DECISIONS})
     branch(backend, "pr/1923", {"scripts/upgrade.sh": UPGRADE_SCRIPT},
            message="scripts: manual upgrade for edges")
@@ -216,8 +220,11 @@ def run_demo(keep: Path | None, colour: bool, echo: Callable[[str], None]) -> No
             ("The default branches are consistent.", {}),
             ("client-runtime#359 cites ROLLBACK ON THE DEGRADED PATH, which only client#791 adds:",
              {"client-runtime": "pr/359"}),
-            ("With client#791 landed first, the citation resolves on arrival:",
+            ("With client#791 landed first, the citation resolves on arrival; the lines it\n"
+             "   inserts make a line claim in backend's docs stale (`anchorcheck fix` rewrites it):",
              {"client-runtime": "pr/359", "client": "pr/791"}),
+            ("client-runtime#360 moves the ingestion port the chart restates:",
+             {"client-runtime": "pr/360"}),
             ("backend#1923 cites a chart heading in the wrong file; anchorcheck names the right one:",
              {"backend": "pr/1923"}),
         ]
@@ -230,7 +237,7 @@ def run_demo(keep: Path | None, colour: bool, echo: Callable[[str], None]) -> No
             result = run_check(ws, memo=memo)
             echo(render_text(result.findings, colour))
         prs = ["client#791=pr/791", "client#787=pr/787", "client-runtime#359=pr/359",
-               "backend#1923=pr/1923"]
+               "client-runtime#360=pr/360", "backend#1923=pr/1923"]
         echo("== The merge-order advisory for the open PRs (posted on each PR as Markdown):")
         echo(f"$ anchorcheck merge-order --config {config} " + " ".join(f"--pr {p}" for p in prs))
         ws = load_workspace(config)

@@ -38,7 +38,7 @@ def advise(analysis: Analysis, disabled: frozenset[str] = frozenset()) -> Adviso
     findings: list[Finding] = []
     ctx = MergeContext(analysis)
     for rule in REGISTRY.values():
-        if rule.mode == "changes" and rule.code not in disabled:
+        if rule.mode in ("changes", "both") and rule.code not in disabled:
             findings.extend(rule.check(ctx, rule))
     findings.extend(_new_dangling(analysis, disabled))
     return Advisory(analysis, fingerprint(findings))

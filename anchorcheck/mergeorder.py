@@ -21,8 +21,9 @@ from anchorcheck.anchor import Anchor
 from anchorcheck.change import Change, ChangeSpec, resolve_change
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, decode_blob, index_entries
 from anchorcheck.errors import ConfigError
+from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry
-from anchorcheck.reference import Reference
+from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex
 from anchorcheck.suggest import suggest
 from anchorcheck.versions import (
@@ -85,6 +86,19 @@ class VersionRace:
     suggested: str
 
 
+@dataclass(frozen=True, slots=True)
+class FactChange:
+    """`change` moves a fact that `restating` references restate (or a contract lists)."""
+
+    change: str
+    address: str
+    old: str
+    new: str
+    line: int
+    restating: tuple[Reference, ...]
+    contracts: tuple[str, ...]
+
+
 @dataclass
 class Analysis:
     changes: tuple[Change, ...]
@@ -95,6 +109,7 @@ class Analysis:
     conflicts: list[Conflict] = field(default_factory=list)
     bumps: list[VersionBump] = field(default_factory=list)
     races: list[VersionRace] = field(default_factory=list)
+    fact_changes: list[FactChange] = field(default_factory=list)
     dangling: list[tuple[str, Resolution]] = field(default_factory=list)
     order: tuple[str, ...] = ()
     graph: nx.DiGraph = field(default_factory=nx.DiGraph)
@@ -185,6 +200,7 @@ def analyse(
     _order(result, labels)
     _conflicts(world, result)
     _versions(world, result, version_files)
+    _facts(world, result)
     result.blobs_read_base = world.blobs_read_base
     result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values()) - world.blobs_read_base
     return result
@@ -379,3 +395,48 @@ def _version_line(text: str, version: str) -> int:
         if version in line and "version" in line:
             return number
     return 1
+
+
+def _facts(world: Scenarios, result: Analysis) -> None:
+    """Facts a change moves that are restated elsewhere (markers) or in contracts."""
+    base = world.resolver(())
+    restated: dict[tuple[str, str, str], list[Reference]] = {}
+    for ref in result.base.references:
+        if ref.kind is RefKind.FACT:
+            res = base.resolve(ref)
+            if res.status is Status.RESOLVED and res.files:
+                repo, path = res.files[0]
+                restated.setdefault((repo, path, ref.name or ""), []).append(ref)
+    in_contracts: dict[tuple[str, str, str], list[str]] = {}
+    for contract in world.workspace.settings.contracts:
+        for address in contract.facts:
+            fa = FactAddress.parse(address)
+            in_contracts.setdefault((fa.repo or "", fa.path, fa.key), []).append(contract.name)
+    for change in result.changes:
+        git = world.gits[change.repo]
+        base_snap = world.base_snaps[change.repo]
+        for path in change.changed:
+            keys = {k for (r, p, k) in (*restated, *in_contracts) if (r, p) == (change.repo, path)}
+            if not keys or path not in change.head_entries or path not in base_snap.oids:
+                continue
+            old_text = _text(git, base_snap.oids[path])
+            new_text = _text(git, change.head_entries[path].oid)
+            if old_text is None or new_text is None:
+                continue
+            old_facts, new_facts = facts_of(path, old_text), facts_of(path, new_text)
+            for key in sorted(keys):
+                before, after = lookup(old_facts, key), lookup(new_facts, key)
+                if not isinstance(before, Fact):
+                    continue
+                new_value = after.value if isinstance(after, Fact) else "(gone)"
+                if isinstance(after, Fact) and same_value(before.value, after.value):
+                    continue
+                refs = tuple(r for r in restated.get((change.repo, path, key), [])
+                             if not same_value(r.claim or "", new_value))
+                names = tuple(in_contracts.get((change.repo, path, key), []))
+                if refs or names:
+                    line = after.line if isinstance(after, Fact) else before.line
+                    result.fact_changes.append(FactChange(
+                        change.label, f"{change.repo}:{path}::{key}", before.value, new_value,
+                        line, refs, names,
+                    ))

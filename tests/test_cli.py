@@ -153,7 +153,11 @@ def test_demo_runs_and_tells_the_story(tmp_path: Path) -> None:
     assert r.code == 0, r.err
     assert "AC101 no heading 'ROLLBACK ON THE DEGRADED PATH'" in r.out
     assert "AC102 'ATOMIC UPGRADES IMPLY WAIT' is not in client/templates/jobs-manager-deployment.yaml" in r.out
-    assert r.out.count("No problems found.") == 2
+    assert r.out.count("No problems found.") == 1
+    assert "AC201 'type: Recreate' is no longer at client:templates/jobs-manager-deployment.yaml:12; it is now at 17" in r.out
+    assert "AC204 this line restates '8080', but client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT is now '9090'" in r.out
+    assert "[client#791] client:Chart.yaml:3:1: AC305 develop is at 1.9.59, so this bump 1.9.58 -> 1.9.59 is no longer ahead: re-cut it to 1.9.61" in r.out
+    assert "  3. client-runtime#359  (after client#791)" in r.out
     kept = run_cli("check", "--config", str(tmp_path / "demo" / "anchorcheck.toml"),
                    "--ref", "client-runtime=pr/359", cwd=tmp_path)
     assert kept.code == 1 and "AC101" in kept.out

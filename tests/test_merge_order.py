@@ -263,3 +263,17 @@ def test_md_helpers() -> None:
     assert md_text("[x](javascript:alert(1)) @team <b> *y* a://b") == (
         "\\[x\\](javascript:alert(1)) @&#8203;team &lt;b&gt; \\*y\\* a:&#8203;//b"
     )
+
+
+def test_change_moving_a_restated_fact_names_the_restating_places(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"deploy.yaml": "containerPort: 8080  # restates runtime:jobs.py::env.PORT\n"})
+    ws.repo("runtime", {"jobs.py": 'import os\nPORT = int(os.getenv("PORT", "8080"))\n'})
+    ws.pr("runtime", "pr/7", {"jobs.py": 'import os\nPORT = int(os.getenv("PORT", "9090"))\n'})
+    ws.pr("runtime", "pr/8", {"jobs.py": 'import os\n\nPORT = int(os.getenv("PORT", "8080"))\n'})
+    adv = advisory(ws, "runtime#7=pr/7", "runtime#8=pr/8")
+    drift = [f.finding for f in adv.findings if f.finding.code == "AC204"]
+    assert [(f.change, f.path, f.line) for f in drift] == [("runtime#7", "jobs.py", 2)]
+    assert drift[0].message == (
+        "changes runtime:jobs.py::env.PORT from '8080' to '9090', which is restated at "
+        "client:deploy.yaml:1 (restates '8080'): update them in the same round"
+    )

@@ -5,10 +5,11 @@ from collections.abc import Iterator
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
+from anchorcheck.rules.merge import MergeContext
 
 
-@rule("AC204", "restated-value-drift", Severity.ERROR)
-def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+@rule("AC204", "restated-value-drift", Severity.ERROR, mode="both")
+def check(ctx: CheckContext | MergeContext, self: Rule) -> Iterator[Finding]:
     """A restated literal, or a contract, disagrees with the fact it restates.
 
     What: a line marked `restates REPO:PATH::KEY` holds a literal that differs from
@@ -18,8 +19,12 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: where a value cannot be derived across repos it gets restated, and restated
     values drift; the marker makes the drift a failing check instead of an outage.
     Example: `containerPort: 8080  # restates client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT`
-    after the runtime's default became 9090.
+    after the runtime's default became 9090. In merge-order, the change that moves the
+    fact is told every place that restates it.
     """
+    if isinstance(ctx, MergeContext):
+        yield from _advise(ctx, self)
+        return
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference
         yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
@@ -27,3 +32,14 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     for breach in ctx.contracts:
         yield self.finding(breach.repo, breach.path, breach.line, 0, breach.message,
                            f"{breach.contract} {breach.address}")
+
+
+def _advise(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
+    for fc in ctx.analysis.fact_changes:
+        places = [f"{r.repo}:{r.path}:{r.line} (restates {r.claim!r})" for r in fc.restating]
+        places += [f"contract {name!r}" for name in fc.contracts]
+        repo, _, rest = fc.address.partition(":")
+        path = rest.split("::", 1)[0]
+        msg = (f"changes {fc.address} from {fc.old!r} to {fc.new!r}, which is restated at "
+               + ", ".join(places) + ": update them in the same round")
+        yield self.finding(repo, path, fc.line, 0, msg, fc.address, fc.new, change=fc.change)
