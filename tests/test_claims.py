@@ -72,7 +72,7 @@ def test_inserted_lines_make_claims_stale_with_suggestions(ws: WorkspaceBuilder)
 def test_line_past_the_end(ws: WorkspaceBuilder) -> None:
     seed(ws)
     ws.pr("client", "short", {"templates/auto-upgrade-cronjob.yaml": "args: [--atomic]\n"})
-    [(code, path, line, msg, _)] = findings(ws, client="short")
+    [(code, _path, line, msg, _)] = findings(ws, client="short")
     assert (code, line) == ("AC201", 4)  # where the location starts, after the claim's text
     assert "line 121 is past the end of client:templates/auto-upgrade-cronjob.yaml (1 line)" in msg
 
