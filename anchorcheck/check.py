@@ -12,6 +12,7 @@ from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl
 from anchorcheck.errors import ConfigError
 from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
+from anchorcheck.history import RemovedMention, removed_mentions
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 from anchorcheck.verify import ClaimCheck, verify
@@ -68,10 +69,14 @@ def run_check(
     index = index_workspace(workspace, memo, progress)
     resolver = Resolver(index, workspace.settings.headings)
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
+    rules = enabled_rules(workspace.settings, enable)
     claims, breaches = verify(workspace, index, resolutions)
+    removed: list[RemovedMention] = []
+    if any(r.code == "AC203" for r in rules):
+        removed = removed_mentions(workspace, index, workspace.settings.history_depth)
     graph = build_graph(index, resolutions)
-    ctx = CheckContext(index, graph, tuple(claims), tuple(breaches))
-    findings = [f for rule in enabled_rules(workspace.settings, enable) for f in rule.check(ctx, rule)]
+    ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
+    findings = [f for rule in rules for f in rule.check(ctx, rule)]
     return CheckResult(workspace, index, resolutions, graph, fingerprint(findings), tuple(claims))
 
 

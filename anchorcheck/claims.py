@@ -46,7 +46,11 @@ _LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[-+]?\b\d+(?:\.\d+)?\b|
 _BARE_VALUE = re.compile(r"[:=][ \t]*([^\s#,;{}\[\]]+)[ \t]*[,;]?[ \t]*$")
 
 # Every claim contains one of these (joined into citations.TRIGGER).
-TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:lines?[ \t]+)?:?\d"
+TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:lines?[ \t]+)?:?\d|`[~!]?[A-Za-z_]"
+
+# Code-shaped mentions: `name`, `mod.name()`, :func:`~pkg.name`, and bare name().
+_MENTION_TICK = re.compile(r"`[~!]?(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})(?:\(\))?`")
+_MENTION_CALL = re.compile(r"(?<![\w.`])(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})\(\)")
 
 
 def claimed_text(text: str, end: int) -> str | None:
@@ -130,3 +134,16 @@ def _last_path(text: str, end: int) -> tuple[str | None, str] | None:
 
 def _flat(text: str) -> str:
     return " ".join(text.split())
+
+
+def find_mentions(joined: JoinedText) -> Iterator[tuple[str, int, int]]:
+    """(name, line, col) of each code-shaped mention; a dotted name gives its last part."""
+    text = joined.text
+    if "`" not in text and "()" not in text:
+        return
+    for pattern in (_MENTION_TICK, _MENTION_CALL):
+        for m in pattern.finditer(text):
+            name = m.group("name").rsplit(".", 1)[-1]
+            if len(name) >= 3:
+                line, col = joined.locate(m.start())
+                yield name, line, col

@@ -20,6 +20,17 @@ BlobMemo = dict[tuple[str, str, ExtractOptions], BlobIndex | str]
 
 
 @dataclass(frozen=True, slots=True)
+class Mention:
+    """A code-shaped mention of a name in a comment (`name`, name())."""
+
+    name: str
+    repo: str
+    path: str
+    line: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
 class SkippedFile:
     path: str
     reason: str  # "binary", "too large", "not UTF-8", "submodule", "symlink"
@@ -40,6 +51,7 @@ class SnapshotIndex:
     # path -> blob id, so claims can read just the files they name, later.
     oids: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     skipped: tuple[SkippedFile, ...] = ()
+    mentions: tuple[Mention, ...] = ()
     files_read: int = 0
     bytes_read: int = 0
 
@@ -133,9 +145,11 @@ def index_entries(
     anchors: list[Anchor] = []
     refs: list[Reference] = []
     line_counts: dict[str, int] = {}
+    mentions: list[Mention] = []
     for path in sorted(per_path):
         blob = per_path[path]
         line_counts[path] = blob.line_count
+        mentions.extend(Mention(name, spec.name, path, line, col) for name, line, col in blob.mentions)
         anchors.extend(replace(a, repo=spec.name, path=path) for a in blob.anchors)
         refs.extend(replace(r, repo=spec.name, path=path) for r in blob.references)
     return SnapshotIndex(
@@ -148,6 +162,7 @@ def index_entries(
         line_counts=line_counts,
         oids=oids,
         skipped=tuple(sorted(skipped, key=lambda s: s.path)),
+        mentions=tuple(mentions),
         files_read=files_read,
         bytes_read=bytes_read,
     )

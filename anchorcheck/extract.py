@@ -11,12 +11,14 @@ from dataclasses import dataclass, field
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.citations import TRIGGER, find_references
+from anchorcheck.claims import find_mentions
+from anchorcheck.comment import JoinedText
 from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors
 from anchorcheck.markdown import read_markdown
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 
-EXTRACTOR_VERSION = 1
+EXTRACTOR_VERSION = 2
 
 # A comment block is only built when it may hold an anchor or a reference.
 _INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}")
@@ -34,6 +36,8 @@ class BlobIndex:
     references: tuple[Reference, ...]
     comments: int
     line_count: int
+    # Code-shaped mentions (`name`, name()), first place of each name in the blob.
+    mentions: tuple[tuple[str, int, int], ...] = ()
 
 
 def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
@@ -44,6 +48,11 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         comments = scan(text, language, keep=_INTEREST)
         anchors = list(find_anchors(comments, options.headings))
     refs = [ref for comment in comments for ref in find_references(comment)]
+    mentions: dict[str, tuple[str, int, int]] = {}
+    for comment in comments:
+        for name, line, col in find_mentions(JoinedText.of(comment)):
+            mentions.setdefault(name, (name, line, col))
     return BlobIndex(
-        tuple(anchors), tuple(refs), len(comments), text.count("\n") + (not text.endswith("\n"))
+        tuple(anchors), tuple(refs), len(comments), text.count("\n") + (not text.endswith("\n")),
+        tuple(mentions.values()),
     )

@@ -158,6 +158,42 @@ class GitRepo:
                 out.append((path, int(number), text))
         return out
 
+    def grep_matches(self, patterns: list[str], commit: str) -> list[str]:
+        """The matching parts (`git grep -o -h`) of every line at `commit`."""
+        args = ["grep", "-h", "-o", "-I", "-E"]
+        for pattern in patterns:
+            args += ["-e", pattern]
+        done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args, commit, "--"],
+                              capture_output=True, check=False)
+        if done.returncode not in (0, 1):
+            return []
+        return done.stdout.decode(errors="replace").splitlines()
+
+    def log_definition_changes(
+        self, commit: str, regex: str, depth: int
+    ) -> Iterator[tuple[str, str, str, str]]:
+        """(sha, subject, path, +/- line) of diff lines matching `regex`, newest first,
+        over the last `depth` commits of `commit`'s history."""
+        revs = self._git("rev-list", f"--max-count={depth}", commit).split()
+        if not revs:
+            return
+        span = [commit] if len(revs) < depth else [f"{revs[-1]}..{commit}"]
+        done = subprocess.run(
+            ["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color", "--no-renames",
+             "--format=%x00%H %s", "-G", regex, *span, "--"],
+            capture_output=True, check=False,
+        )
+        if done.returncode != 0:
+            return
+        sha = subject = path = ""
+        for line in done.stdout.decode(errors="replace").splitlines():
+            if line.startswith("\0"):
+                sha, _, subject = line[1:].partition(" ")
+            elif line.startswith("diff --git "):
+                path = line.rsplit(" b/", 1)[-1]
+            elif line.startswith(("+", "-")) and not line.startswith(("+++", "---")):
+                yield sha, subject, path, line
+
     def changed_paths(self, base: str, head: str) -> list[str]:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
         return [p for p in out.split("\0") if p]

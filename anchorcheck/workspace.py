@@ -25,6 +25,7 @@ _SETTING_KEYS = {
     "heading-max-words": int,
     "heading-min-letters": int,
     "heading-needs-body": bool,
+    "history-depth": int,
 }
 _RULE_KEYS = frozenset({"enable", "disable"})
 
@@ -70,6 +71,8 @@ class Settings:
     enable: frozenset[str] = frozenset()
     disable: frozenset[str] = frozenset()
     contracts: tuple[Contract, ...] = ()
+    # Commits of history AC203 reads for removed definitions; 0 turns the walk off.
+    history_depth: int = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +239,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         max_file_size=pick("max-file-size", defaults.max_file_size),
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
+        history_depth=pick("history-depth", defaults.history_depth),
         enable=frozenset(_codes(rules, "enable", path)),
         disable=frozenset(_codes(rules, "disable", path)),
     )

@@ -198,3 +198,41 @@ def test_fix_rewrites_drifted_line_numbers(ws: WorkspaceBuilder) -> None:
 
     git(client, "commit", "-qam", "fix")
     assert findings(ws) == []
+
+
+def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.repobuilder import commit
+
+    runtime = ws.repo("runtime", {"jobs.py": "def _healthz_report():\n    return 200\n\n\ndef serve():\n    pass\n"})
+    removal = commit(runtime, {"jobs.py": "def serve():\n    pass\n"}, "drop the healthz report")
+    ws.repo("client", {"deploy.yaml": (
+        "# readiness: `_healthz_report()` checks authz_mount; `serve` binds; json.loads() and\n"
+        "# `never_defined_anywhere` are not ours.\nx: 1\n"
+    )})
+    out = findings(ws)
+    assert [(c, p, line) for c, p, line, _, _ in out] == [("AC203", "deploy.yaml", 1)]
+    assert out[0][3] == (f"_healthz_report is no longer defined anywhere in the workspace; commit {removal[:12]} "
+                         "in runtime ('drop the healthz report') removed it from jobs.py")
+
+
+def test_symbol_moved_to_another_file_is_not_removed(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.repobuilder import commit
+
+    runtime = ws.repo("runtime", {"a.py": "def helper():\n    pass\n"})
+    commit(runtime, {"a.py": None, "b.py": "def helper():\n    pass\n"}, "move helper")
+    ws.repo("docs", {"x.py": "# see `helper()`\n"})
+    assert findings(ws) == []
+
+
+def test_history_depth_caps_the_walk(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.repobuilder import commit
+
+    runtime = ws.repo("runtime", {"a.py": "def gone_helper():\n    pass\n"})
+    commit(runtime, {"a.py": "x = 1\n"}, "remove")
+    for i in range(3):
+        commit(runtime, {f"f{i}.py": f"y{i} = 1\n"}, f"later {i}")
+    ws.repo("docs", {"x.py": "# see `gone_helper()`\n"})
+    config = ws.config()
+    assert [c for c, *_ in findings(ws)] == ["AC203"]
+    config.write_text(config.read_text() + "[settings]\nhistory-depth = 3\n")
+    assert run_check(load_workspace(config)).findings == ()

@@ -10,6 +10,7 @@ import networkx as nx
 
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.graph import nodes_of_type
+from anchorcheck.history import RemovedMention
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.verify import ClaimCheck, ContractBreach
 
@@ -20,6 +21,7 @@ class CheckContext:
     graph: nx.MultiDiGraph
     claims: tuple[ClaimCheck, ...] = ()
     contracts: tuple[ContractBreach, ...] = ()
+    removed: tuple[RemovedMention, ...] = ()
 
     def failed_claims(self, code: str) -> Iterator[ClaimCheck]:
         return (c for c in self.claims if c.code == code)

@@ -1,0 +1,106 @@
+"""History mining for AC203: code-shaped mentions of names that nothing defines any
+more, but that the repos' git history shows were defined, and removed when.
+
+Both questions go to git in bulk, never per name: one `git grep -o` per repo lists
+every definition at the checked commit, and one `git log -G` per repo (over at most
+`history-depth` commits, newest first) finds the commits whose diffs add or remove a
+definition of one of the missing names. The newest such event decides: a removal
+is a finding, an addition is not.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from anchorcheck.crawl import Mention
+from anchorcheck.gitio import GitRepo
+from anchorcheck.resolve import WorkspaceIndex
+from anchorcheck.workspace import Workspace
+
+_KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
+_DEFINITION_ANY = (
+    _KEYWORDS + r"[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
+    r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)",
+    r"(const|let|var)[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
+)
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_CHUNK = 200
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    repo: str
+    commit: str
+    subject: str
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemovedMention:
+    mention: Mention
+    removal: Removal
+
+
+def removed_mentions(workspace: Workspace, index: WorkspaceIndex, depth: int) -> list[RemovedMention]:
+    if depth <= 0:
+        return []
+    mentions: dict[str, list[Mention]] = defaultdict(list)
+    for snap in index.snapshots.values():
+        for mention in snap.mentions:
+            mentions[mention.name].append(mention)
+    if not mentions:
+        return []
+    gits = {r.name: GitRepo(r.path) for r in workspace.repos if r.name in index.snapshots}
+    defined: set[str] = set()
+    for name, git in gits.items():
+        defined |= _defined_names(git, index.snapshots[name].commit)
+    missing = sorted(set(mentions) - defined)
+    removals: dict[str, Removal] = {}
+    for name, git in gits.items():
+        for key, removal in _removals(git, name, index.snapshots[name].commit, missing, depth).items():
+            removals.setdefault(key, removal)
+    return [
+        RemovedMention(m, removals[name])
+        for name in missing if name in removals
+        for m in mentions[name]
+    ]
+
+
+def _defined_names(git: GitRepo, commit: str) -> set[str]:
+    names: set[str] = set()
+    for line in git.grep_matches(list(_DEFINITION_ANY), commit):
+        found = _IDENT.findall(line)
+        if not found:
+            continue
+        # `def name`, `const name`: the last identifier; `name = ...`: the first.
+        names.add(found[0] if re.match(r"[A-Za-z_][A-Za-z0-9_]*[ \t]*(=|::)", line) else found[-1])
+    return names
+
+
+def _removals(
+    git: GitRepo, repo: str, commit: str, names: list[str], depth: int
+) -> dict[str, Removal]:
+    found: dict[str, Removal | None] = {}
+    for i in range(0, len(names), _CHUNK):
+        chunk = names[i:i + _CHUNK]
+        alternatives = "|".join(re.escape(n) for n in chunk)
+        regex = (
+            rf"{_KEYWORDS}[[:space:]]+({alternatives})([^A-Za-z0-9_$]|$)"
+            rf"|^({alternatives})[[:space:]]*(=[^=]|::)"
+        )
+        keywords = _KEYWORDS.replace("(", "(?:", 1)
+        matcher = re.compile(
+            rf"^(?P<sign>[-+])(?:.*?\b{keywords}\s+(?P<a>{alternatives})(?![\w$])"
+            rf"|(?P<b>{alternatives})\s*(?:=[^=]|::))"
+        )
+        for sha, subject, path, line in git.log_definition_changes(commit, regex, depth):
+            m = matcher.match(line)
+            if m is None:
+                continue
+            name = m.group("a") or m.group("b")
+            if name in found:
+                continue  # newest first: the first event for a name decides
+            found[name] = Removal(repo, sha, subject, path) if m.group("sign") == "-" else None
+    return {k: v for k, v in found.items() if v is not None}

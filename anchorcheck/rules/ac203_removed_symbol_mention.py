@@ -1,0 +1,28 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC203", "removed-symbol-mention", Severity.WARNING)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """A comment names a symbol that the repo's history shows was removed.
+
+    What: a code-shaped mention (`` `name` ``, `` `mod.name()` ``, `name()`) of a
+    name that no file of the workspace defines now, but that a commit in the last
+    `history-depth` commits of a repo removed the definition of; the finding names
+    that commit. Names never defined in the workspace's history (library calls,
+    prose in backticks) are not findings.
+    Why: the comment describes code that is gone, and is on its way to teaching the
+    wrong thing.
+    Example: "`_healthz_report()` checks authz_mount" after commit 1a2b3c4 deleted
+    `def _healthz_report`.
+    """
+    for found in ctx.removed:
+        m, r = found.mention, found.removal
+        msg = (f"{m.name} is no longer defined anywhere in the workspace; commit {r.commit[:12]} "
+               f"in {r.repo} ({r.subject!r}) removed it from {r.path}")
+        yield self.finding(m.repo, m.path, m.line, m.col, msg, m.name)
