@@ -48,9 +48,15 @@ _BARE_VALUE = re.compile(r"[:=][ \t]*([^\s#,;{}\[\]]+)[ \t]*[,;]?[ \t]*$")
 # Every claim contains one of these (joined into citations.TRIGGER).
 TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:lines?[ \t]+)?:?\d|`[~!]?[A-Za-z_]"
 
-# Code-shaped mentions: `name`, `mod.name()`, :func:`~pkg.name`, and bare name().
-_MENTION_TICK = re.compile(r"`[~!]?(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})(?:\(\))?`")
+# Code-shaped mentions: `mod.name`, `name()`, :func:`~pkg.name`, and a bare name() in
+# prose. A lone `name` in backticks is left out: docstrings write parameters and
+# plain words that way (`iterable`, `numpy`), and those are not definitions.
+_MENTION_TICK = re.compile(
+    r"(?P<role>:(?:func|meth|class|obj|attr|data|exc):)?`[~!]?"
+    r"(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})(?P<call>\(\))?`"
+)
 _MENTION_CALL = re.compile(r"(?<![\w.`])(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})\(\)")
+_DOCTEST = re.compile(r"^[ \t]*(?:>>>|\.\.\.)", re.MULTILINE)
 
 
 def claimed_text(text: str, end: int) -> str | None:
@@ -137,13 +143,29 @@ def _flat(text: str) -> str:
 
 
 def find_mentions(joined: JoinedText) -> Iterator[tuple[str, int, int]]:
-    """(name, line, col) of each code-shaped mention; a dotted name gives its last part."""
+    """(name, line, col) of each code-shaped mention; a dotted name gives its last part.
+    Doctest lines (`>>> fh.close()`) are code, not mentions."""
     text = joined.text
     if "`" not in text and "()" not in text:
         return
-    for pattern in (_MENTION_TICK, _MENTION_CALL):
-        for m in pattern.finditer(text):
-            name = m.group("name").rsplit(".", 1)[-1]
-            if len(name) >= 3:
-                line, col = joined.locate(m.start())
-                yield name, line, col
+    doctest = [(m.start(), text.find("\n", m.start())) for m in _DOCTEST.finditer(text)]
+    for m in _MENTION_TICK.finditer(text):
+        name = m.group("name")
+        if m.group("role") or m.group("call") or "." in name:
+            yield from _mention(joined, m, name)
+    for m in _MENTION_CALL.finditer(text):
+        name = m.group("name")
+        receiver = name.rpartition(".")[0]
+        # `obj.close()` is a method of some object's type, often not ours; `Class.m()` is.
+        if receiver and not receiver.rsplit(".", 1)[-1][:1].isupper():
+            continue
+        if any(s <= m.start() and (e < 0 or m.start() < e) for s, e in doctest):
+            continue
+        yield from _mention(joined, m, name)
+
+
+def _mention(joined: JoinedText, m: re.Match[str], dotted: str) -> Iterator[tuple[str, int, int]]:
+    name = dotted.rsplit(".", 1)[-1]
+    if len(name) >= 3:
+        line, col = joined.locate(m.start())
+        yield name, line, col

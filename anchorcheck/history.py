@@ -20,10 +20,13 @@ from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
+# What counts as defined now is generous (any top-level assignment, any import), so
+# that only names truly gone become candidates.
 _DEFINITION_ANY = (
     _KEYWORDS + r"[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
     r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)",
     r"(const|let|var)[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
+    r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
 )
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 _CHUNK = 200
@@ -75,7 +78,10 @@ def _defined_names(git: GitRepo, commit: str) -> set[str]:
         if not found:
             continue
         # `def name`, `const name`: the last identifier; `name = ...`: the first.
-        names.add(found[0] if re.match(r"[A-Za-z_][A-Za-z0-9_]*[ \t]*(=|::)", line) else found[-1])
+        if re.match(r"[ \t]*(from|import)\b", line):
+            names.update(found)  # every imported name (and module) is available
+        else:
+            names.add(found[0] if re.match(r"[A-Za-z_][A-Za-z0-9_]*[ \t]*(=|::)", line) else found[-1])
     return names
 
 
@@ -88,7 +94,7 @@ def _removals(
         alternatives = "|".join(re.escape(n) for n in chunk)
         regex = (
             rf"{_KEYWORDS}[[:space:]]+({alternatives})([^A-Za-z0-9_$]|$)"
-            rf"|^({alternatives})[[:space:]]*(=[^=]|::)"
+            rf"|^({alternatives})[[:space:]]*(=[^=]|::)"  # filtered below to constants
         )
         keywords = _KEYWORDS.replace("(", "(?:", 1)
         matcher = re.compile(
@@ -100,6 +106,10 @@ def _removals(
             if m is None:
                 continue
             name = m.group("a") or m.group("b")
+            # A removed `name = ...` only counts for a constant (NAME = ...): lower-case
+            # module-level bindings (`numpy = importorskip(...)`) come and go.
+            if m.group("b") and not (name.isupper() or "::" in line):
+                continue
             if name in found:
                 continue  # newest first: the first event for a name decides
             found[name] = Removal(repo, sha, subject, path) if m.group("sign") == "-" else None
