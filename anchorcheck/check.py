@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import networkx as nx
 
+from anchorcheck import suppression
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl
-from anchorcheck.errors import ConfigError
 from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
 from anchorcheck.history import RemovedMention, removed_mentions
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
+from anchorcheck.selection import Selection
 from anchorcheck.verify import ClaimCheck, verify
 from anchorcheck.workspace import Settings, Workspace
 
@@ -47,36 +48,40 @@ def index_workspace(
     return WorkspaceIndex(snapshots, workspace.repos)
 
 
-def enabled_rules(settings: Settings, extra: Iterable[str] = ()) -> list[Rule]:
-    wanted = set(settings.enable) | {c.upper() for c in extra}
-    for code in sorted(wanted | set(settings.disable)):
-        if code not in REGISTRY:
-            raise ConfigError(f"unknown rule code {code!r} (see 'anchorcheck rules')")
+def enabled_rules(settings: Settings, selection: Selection | None = None) -> list[Rule]:
+    selection = selection or settings.rules
+    selection.validate(REGISTRY)
     return [
         r for r in REGISTRY.values()
-        if r.mode in ("workspace", "both")
-        and (r.enabled_by_default or r.code in wanted)
-        and r.code not in settings.disable
+        if r.mode in ("workspace", "both") and selection.enabled(r.code, r.enabled_by_default)
     ]
 
 
 def run_check(
     workspace: Workspace,
     memo: BlobMemo | None = None,
-    enable: Iterable[str] = (),
+    selection: Selection | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> CheckResult:
     index = index_workspace(workspace, memo, progress)
     resolver = Resolver(index, workspace.settings.headings)
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
-    rules = enabled_rules(workspace.settings, enable)
+    selection = selection or workspace.settings.rules
+    rules = enabled_rules(workspace.settings, selection)
     claims, breaches = verify(workspace, index, resolutions)
     removed: list[RemovedMention] = []
     if any(r.code == "AC203" for r in rules):
         removed = removed_mentions(workspace, index, workspace.settings.history_depth)
     graph = build_graph(index, resolutions)
     ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
-    findings = [f for rule in rules for f in rule.check(ctx, rule)]
+    raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]
+    suppressions = [s for snap in index.snapshots.values() for s in snap.suppressions]
+    kept, unused = suppression.apply(raw, suppressions)
+    unused_rule = next((r for r in rules if r.code == "AC901"), None)
+    if unused_rule is not None:
+        ctx = replace(ctx, unused_suppressions=tuple(unused))
+        kept.extend(unused_rule.check(ctx, unused_rule))
+    findings = [selection.apply_severity(f) for f in kept]
     return CheckResult(workspace, index, resolutions, graph, fingerprint(findings), tuple(claims))
 
 

@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 import click
 
 from anchorcheck import __version__
-from anchorcheck.check import CheckResult, run_check
+from anchorcheck.check import CheckResult, FingerprintedFinding, run_check
 from anchorcheck.errors import AnchorcheckError
 from anchorcheck.finding import Severity
 from anchorcheck.graph import anchor_node, citation_count
@@ -62,28 +62,106 @@ def cli() -> None:
     named headings, citations across repos, and what lies between."""
 
 
+CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
+
+
 @cli.command()
 @workspace_options
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@click.option("--format", "formats", multiple=True, metavar="FORMAT[:FILE]",
+              help=f"One of {', '.join(CHECK_FORMATS)}; repeatable, each with its own file "
+                   "(`--format sarif:out.sarif --format text`). Default: text.")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write the (one) format given without a FILE here instead of stdout.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
               default="error", show_default=True,
               help="Exit 1 when a finding at or above this severity remains.")
+@click.option("--select", "select", multiple=True, metavar="CODES",
+              help="Rule codes or prefixes to run (AC1, AC201,AC202; ALL); longest prefix wins.")
+@click.option("--ignore", "ignore", multiple=True, metavar="CODES",
+              help="Rule codes or prefixes not to run.")
 @click.option("--enable", "enable", multiple=True, metavar="CODE",
-              help="Turn on a rule that is off by default (e.g. AC120). Repeatable.")
+              help="Same as --select: turn on a rule that is off by default (AC120, AC901).")
+@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
+              help="Report only findings not in this baseline; name stale entries.")
+@click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write every current finding to this baseline file.")
+@click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
+              help="Only findings in, or caused by, files changed since REV.")
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
-          fmt: str, fail_on: str, enable: tuple[str, ...]) -> None:
-    """Report dangling, misplaced, ambiguous and duplicate references and anchors."""
-    result = run_check(_workspace(config, repos, refs), enable=enable)
-    findings = result.findings
-    if fmt == "json":
-        click.echo(render_json(result, findings), nl=False)
-    else:
-        click.echo(render_text(findings, _colour()), nl=False)
+          formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
+          ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
+          write_baseline: Path | None, changed_only: tuple[str, ...]) -> None:
+    """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
+    claims about code that no longer hold."""
+    from anchorcheck.baseline import apply_baseline, read_baseline
+    from anchorcheck.baseline import write_baseline as save_baseline
+    from anchorcheck.changed import changed_files, only_changed
+
+    targets = _format_targets(formats or ("text",), output)
+    ws = _workspace(config, repos, refs)
+    selection = ws.settings.rules.plus(select=(*select, *enable), ignore=ignore)
+    result = run_check(ws, selection=selection)
+    findings = list(result.findings)
+    if changed_only:
+        findings = only_changed(result, findings, changed_files(result, changed_only))
+    if write_baseline is not None:
+        save_baseline(write_baseline, findings)
+    stale: list[str] = []
+    if baseline is not None:
+        findings, stale_entries = apply_baseline(findings, read_baseline(baseline))
+        stale = [f"{e.code} {e.repo}:{e.path}: {e.message}" for e in stale_entries]
+        for entry in stale:
+            click.echo(f"anchorcheck: stale baseline entry (fixed; remove it): {safe_text(entry)}",
+                       err=True)
+    for fmt, target in targets:
+        text = _render(fmt, result, findings, ws, target is None and _colour(), stale)
+        if target is None:
+            click.echo(text, nl=False)
+        else:
+            from anchorcheck.baseline import write_atomically
+
+            write_atomically(target, text)
     if fail_on != "never":
         threshold = Severity.parse(fail_on)
         if any(ff.finding.severity >= threshold for ff in findings):
             sys.exit(EXIT_FINDINGS)
+
+
+def _format_targets(formats: tuple[str, ...], output: Path | None) -> list[tuple[str, Path | None]]:
+    targets: list[tuple[str, Path | None]] = []
+    for item in formats:
+        fmt, sep, dest = item.partition(":")
+        if fmt not in CHECK_FORMATS:
+            raise click.BadParameter(f"{fmt!r} is not one of {', '.join(CHECK_FORMATS)}",
+                                     param_hint="--format")
+        targets.append((fmt, Path(dest) if sep and dest else None))
+    bare = [i for i, (_, dest) in enumerate(targets) if dest is None]
+    if output is not None:
+        if len(bare) != 1:
+            raise click.BadParameter("--output needs exactly one --format without a FILE",
+                                     param_hint="--output")
+        targets[bare[0]] = (targets[bare[0]][0], output)
+    elif len(bare) > 1:
+        raise click.BadParameter("only one --format may go to stdout; give the others a FILE",
+                                 param_hint="--format")
+    return targets
+
+
+def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding], ws: Workspace,
+            colour: bool, stale: list[str]) -> str:
+    from anchorcheck import report_ci
+
+    if fmt == "json":
+        return render_json(result, findings, stale)
+    if fmt == "sarif":
+        return report_ci.render_sarif(findings, ws)
+    if fmt == "github":
+        return report_ci.render_github(findings, ws)
+    if fmt == "markdown":
+        return report_ci.render_markdown(findings)
+    if fmt == "junit":
+        return report_ci.render_junit(findings)
+    return render_text(findings, colour)
 
 
 @cli.command()
@@ -188,7 +266,7 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
             raise AnchorcheckError(f"--base names unknown repo {name!r}")
     if only is not None and only not in {s.label for s in specs}:
         raise AnchorcheckError(f"--for {only!r} is not one of the --pr labels")
-    advisory = advise(analyse(ws, specs, base_refs), ws.settings.disable)
+    advisory = advise(analyse(ws, specs, base_refs), ws.settings.rules)
     if fmt == "json":
         click.echo(render_merge_json(advisory), nl=False)
     elif fmt == "markdown":
@@ -247,8 +325,15 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
 
 @cli.command()
 @click.argument("code", required=False)
-def rules(code: str | None) -> None:
+@click.option("--format", "fmt", type=click.Choice(["text", "markdown"]), default="text",
+              show_default=True, help="markdown: the page docs/rules.md is generated from.")
+def rules(code: str | None, fmt: str) -> None:
     """List the rules, or print one rule's documentation."""
+    if fmt == "markdown":
+        from anchorcheck.rulesdoc import rules_markdown
+
+        click.echo(rules_markdown(), nl=False)
+        return
     if code:
         rule = rule_by_name_or_code(code)
         if rule is None:

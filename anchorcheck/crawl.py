@@ -10,6 +10,7 @@ from anchorcheck.extract import BlobIndex, ExtractOptions, extract
 from anchorcheck.gitio import GitRepo, TreeEntry
 from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference
+from anchorcheck.suppression import Suppression
 from anchorcheck.workspace import RepoSpec, Settings
 
 _BINARY_SNIFF = 8000
@@ -52,6 +53,7 @@ class SnapshotIndex:
     oids: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     skipped: tuple[SkippedFile, ...] = ()
     mentions: tuple[Mention, ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
     files_read: int = 0
     bytes_read: int = 0
 
@@ -146,10 +148,12 @@ def index_entries(
     refs: list[Reference] = []
     line_counts: dict[str, int] = {}
     mentions: list[Mention] = []
+    suppressions: list[Suppression] = []
     for path in sorted(per_path):
         blob = per_path[path]
         line_counts[path] = blob.line_count
         mentions.extend(Mention(name, spec.name, path, line, col) for name, line, col in blob.mentions)
+        suppressions.extend(replace(s, repo=spec.name, path=path) for s in blob.suppressions)
         anchors.extend(replace(a, repo=spec.name, path=path) for a in blob.anchors)
         refs.extend(replace(r, repo=spec.name, path=path) for r in blob.references)
     return SnapshotIndex(
@@ -163,6 +167,7 @@ def index_entries(
         oids=oids,
         skipped=tuple(sorted(skipped, key=lambda s: s.path)),
         mentions=tuple(mentions),
+        suppressions=tuple(suppressions),
         files_read=files_read,
         bytes_read=bytes_read,
     )

@@ -17,11 +17,12 @@ from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors
 from anchorcheck.markdown import read_markdown
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
+from anchorcheck.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 2
+EXTRACTOR_VERSION = 3
 
 # A comment block is only built when it may hold an anchor or a reference.
-_INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}")
+_INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +39,7 @@ class BlobIndex:
     line_count: int
     # Code-shaped mentions (`name`, name()), first place of each name in the blob.
     mentions: tuple[tuple[str, int, int], ...] = ()
+    suppressions: tuple[Suppression, ...] = ()
 
 
 def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
@@ -52,7 +54,8 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     for comment in comments:
         for name, line, col in find_mentions(JoinedText.of(comment)):
             mentions.setdefault(name, (name, line, col))
+    suppressions = tuple(s for comment in comments for s in find_suppressions(comment))
     return BlobIndex(
         tuple(anchors), tuple(refs), len(comments), text.count("\n") + (not text.endswith("\n")),
-        tuple(mentions.values()),
+        tuple(mentions.values()), suppressions,
     )

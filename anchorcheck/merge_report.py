@@ -8,7 +8,6 @@ through `md_text` or `md_code`.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -17,10 +16,12 @@ import networkx as nx
 from anchorcheck.check import FingerprintedFinding, fingerprint
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.graph import build_graph
+from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.mergeorder import Analysis
 from anchorcheck.report import finding_json, render_text, safe_text, summary
 from anchorcheck.rules import REGISTRY, CheckContext
 from anchorcheck.rules.merge import MergeContext
+from anchorcheck.selection import Selection
 
 _REFERENCE_RULES = ("AC101", "AC102", "AC103", "AC104", "AC105")
 
@@ -34,17 +35,18 @@ class Advisory:
         return [f for f in self.findings if f.finding.change == label]
 
 
-def advise(analysis: Analysis, disabled: frozenset[str] = frozenset()) -> Advisory:
+def advise(analysis: Analysis, selection: Selection | None = None) -> Advisory:
+    selection = selection or Selection()
     findings: list[Finding] = []
     ctx = MergeContext(analysis)
     for rule in REGISTRY.values():
-        if rule.mode in ("changes", "both") and rule.code not in disabled:
+        if rule.mode in ("changes", "both") and selection.enabled(rule.code, rule.enabled_by_default):
             findings.extend(rule.check(ctx, rule))
-    findings.extend(_new_dangling(analysis, disabled))
-    return Advisory(analysis, fingerprint(findings))
+    findings.extend(_new_dangling(analysis, selection))
+    return Advisory(analysis, fingerprint(selection.apply_severity(f) for f in findings))
 
 
-def _new_dangling(analysis: Analysis, disabled: frozenset[str]) -> list[Finding]:
+def _new_dangling(analysis: Analysis, selection: Selection) -> list[Finding]:
     """References a change adds that resolve nowhere, even with every open change in:
     the workspace rules word them, tagged with the change."""
     out: list[Finding] = []
@@ -53,7 +55,7 @@ def _new_dangling(analysis: Analysis, disabled: frozenset[str]) -> list[Finding]
         ctx = CheckContext(analysis.base, graph)
         for code in _REFERENCE_RULES:
             rule = REGISTRY[code]
-            if code not in disabled:
+            if selection.enabled(code, rule.enabled_by_default):
                 out.extend(_tag(f, label) for f in rule.check(ctx, rule))
     return out
 
@@ -131,29 +133,6 @@ def render_merge_json(advisory: Advisory) -> str:
 
 # -- Markdown ------------------------------------------------------------------
 
-# Mid-line, only these can start markup (links need `[`, so `(` and `!` are inert);
-# `#` is escaped so repo text cannot autolink issues.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
-_ICONS = {Severity.ERROR: "🛑", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
-
-
-def md_text(text: str) -> str:
-    """Repo text as inert Markdown: no markup, no HTML, no @mentions, no links."""
-    text = " ".join(text.split())
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    text = _MD_SPECIAL.sub(r"\\\1", text)
-    return text.replace("@", "@&#8203;").replace("://", ":&#8203;//")
-
-
-def md_code(text: str) -> str:
-    """Repo text as an inline code span, fenced so no backtick inside can close it."""
-    text = " ".join(text.split())
-    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
-    fence = "`" * (longest + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") or not text else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
-
-
 def _mermaid_label(text: str) -> str:
     # Mermaid's entity codes keep quotes, '#' and brackets from ending the label.
     for ch, code in (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;")):
@@ -213,7 +192,7 @@ def _section(advisory: Advisory, label: str, deps: list[str], blocks: list[str])
     for ff in findings:
         f = ff.finding
         where = md_code(f"{f.repo}:{f.path}:{f.line}")
-        out.append(f"- {_ICONS[f.severity]} **{f.code}** {where}: {md_text(f.message)}")
+        out.append(f"- {ICONS[f.severity]} **{f.code}** {where}: {md_text(f.message)}")
     if not (deps or blocks or findings):
         out.append("- Nothing to wait for: mergeable in any order.")
     out.append("")

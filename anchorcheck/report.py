@@ -87,8 +87,10 @@ def finding_json(ff: FingerprintedFinding) -> dict[str, Any]:
     return out
 
 
-def render_json(result: CheckResult, findings: Sequence[FingerprintedFinding]) -> str:
-    doc = {
+def render_json(
+    result: CheckResult, findings: Sequence[FingerprintedFinding], stale: Sequence[str] = ()
+) -> str:
+    doc: dict[str, Any] = {
         "version": 1,
         "workspace": [
             {"name": s.repo, "ref": s.ref, "commit": s.commit}
@@ -97,4 +99,6 @@ def render_json(result: CheckResult, findings: Sequence[FingerprintedFinding]) -
         "findings": [finding_json(ff) for ff in findings],
         "summary": summary(findings),
     }
+    if stale:
+        doc["baseline_stale"] = list(stale)
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from anchorcheck.errors import ConfigError
+from anchorcheck.finding import Severity
 from anchorcheck.gitio import check_ref
 from anchorcheck.headings import HeadingOptions
+from anchorcheck.selection import Selection, parse_codes
 
 CONFIG_NAME = "anchorcheck.toml"
 _REPO_KEYS = frozenset({"name", "path", "ref", "url"})
@@ -27,7 +29,8 @@ _SETTING_KEYS = {
     "heading-needs-body": bool,
     "history-depth": int,
 }
-_RULE_KEYS = frozenset({"enable", "disable"})
+# `enable`/`disable` are older names of `select`/`ignore`, still read.
+_RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,8 +71,7 @@ class Settings:
     max_file_size: int = 2_000_000
     headings: HeadingOptions = field(default_factory=HeadingOptions)
     markdown_headings: bool = True
-    enable: frozenset[str] = frozenset()
-    disable: frozenset[str] = frozenset()
+    rules: Selection = field(default_factory=Selection)
     contracts: tuple[Contract, ...] = ()
     # Commits of history AC203 reads for removed definitions; 0 turns the walk off.
     history_depth: int = 1000
@@ -240,9 +242,25 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
-        enable=frozenset(_codes(rules, "enable", path)),
-        disable=frozenset(_codes(rules, "disable", path)),
+        rules=Selection(
+            select=parse_codes(_codes(rules, "select", path) + _codes(rules, "enable", path)),
+            ignore=parse_codes(_codes(rules, "ignore", path) + _codes(rules, "disable", path)),
+            severity=_severities(rules, path),
+        ),
     )
+
+
+def _severities(rules: dict[str, Any], path: Path) -> tuple[tuple[str, Severity], ...]:
+    raw = rules.get("severity", {})
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{path}: [rules] severity must be a table of CODE = \"error|warning|info\"")
+    out = []
+    for code, level in raw.items():
+        try:
+            out.append((code.upper(), Severity.parse(str(level))))
+        except ValueError as exc:
+            raise ConfigError(f"{path}: [rules] severity {code}: {exc}") from None
+    return tuple(out)
 
 
 def _codes(rules: dict[str, Any], key: str, path: Path) -> list[str]:

@@ -52,6 +52,7 @@ from anchorcheck.rules import (  # noqa: E402
     ac303_dependency_cycle,
     ac304_merge_conflict,
     ac305_version_race,
+    ac901_unused_suppression,
 )
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "ac303_dependency_cycle",
     "ac304_merge_conflict",
     "ac305_version_race",
+    "ac901_unused_suppression",
     "rule",
     "rule_by_name_or_code",
 ]

@@ -12,6 +12,7 @@ from anchorcheck.finding import Finding, Severity
 from anchorcheck.graph import nodes_of_type
 from anchorcheck.history import RemovedMention
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+from anchorcheck.suppression import Suppression
 from anchorcheck.verify import ClaimCheck, ContractBreach
 
 
@@ -22,6 +23,7 @@ class CheckContext:
     claims: tuple[ClaimCheck, ...] = ()
     contracts: tuple[ContractBreach, ...] = ()
     removed: tuple[RemovedMention, ...] = ()
+    unused_suppressions: tuple[Suppression, ...] = ()
 
     def failed_claims(self, code: str) -> Iterator[ClaimCheck]:
         return (c for c in self.claims if c.code == code)

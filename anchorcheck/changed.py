@@ -1,0 +1,62 @@
+"""`--changed-only`: keep the findings a change is responsible for.
+
+A finding counts when it sits in a file changed since REV, or when what it cites (the
+file named, the anchor it resolved to or should have) is in such a file: a heading
+removed in a changed file makes a citation in an untouched file dangle.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from anchorcheck.check import CheckResult, FingerprintedFinding
+from anchorcheck.errors import ConfigError, GitError
+from anchorcheck.gitio import GitRepo
+
+FileId = tuple[str, str]
+
+
+def changed_files(result: CheckResult, revs: Sequence[str]) -> set[FileId]:
+    """`REV` applies to every repo where it resolves; `REPO=REV` to one repo."""
+    per_repo: dict[str, str] = {}
+    every: str | None = None
+    for item in revs:
+        name, sep, value = item.partition("=")
+        if sep:
+            if result.workspace.repo(name) is None:
+                raise ConfigError(f"--changed-only names unknown repo {name!r}")
+            per_repo[name] = value
+        else:
+            every = item
+    out: set[FileId] = set()
+    for spec in result.workspace.repos:
+        rev = per_repo.get(spec.name, every)
+        if rev is None:
+            continue
+        git = GitRepo(spec.path)
+        commit = result.index.snapshots[spec.name].commit
+        try:
+            since = git.resolve(rev)
+        except GitError:
+            if spec.name in per_repo:
+                raise
+            continue  # a shared REV need not exist in every repo
+        base = git.merge_base(since, commit) or since
+        out.update((spec.name, path) for path in git.changed_paths(base, commit))
+    return out
+
+
+def only_changed(
+    result: CheckResult, findings: Sequence[FingerprintedFinding], changed: set[FileId]
+) -> list[FingerprintedFinding]:
+    cites: dict[tuple[str, str, int, int], set[FileId]] = {}
+    for res in result.resolutions:
+        ref = res.reference
+        targets = set(res.files) | {(a.repo, a.path) for a in res.anchors}
+        cites[(ref.repo, ref.path, ref.line, ref.col + 1)] = targets
+    kept = []
+    for ff in findings:
+        f = ff.finding
+        if (f.repo, f.path) in changed or cites.get((f.repo, f.path, f.line, f.column), set()) & changed:
+            kept.append(ff)
+    return kept
