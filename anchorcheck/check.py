@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 import networkx as nx
 
 from anchorcheck import suppression
+from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl
 from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
@@ -40,11 +41,12 @@ def index_workspace(
     workspace: Workspace,
     memo: BlobMemo | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    cache: BlobCache | None = None,
 ) -> WorkspaceIndex:
     snapshots: list[SnapshotIndex] = []
     for spec in workspace.repos:
         step = None if progress is None else (lambda d, t, n=spec.name: progress(n, d, t))
-        snapshots.append(crawl(spec, workspace.settings, memo, step))
+        snapshots.append(crawl(spec, workspace.settings, memo, step, cache))
     return WorkspaceIndex(snapshots, workspace.repos)
 
 
@@ -62,8 +64,9 @@ def run_check(
     memo: BlobMemo | None = None,
     selection: Selection | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    cache: BlobCache | None = None,
 ) -> CheckResult:
-    index = index_workspace(workspace, memo, progress)
+    index = index_workspace(workspace, memo, progress, cache)
     resolver = Resolver(index, workspace.settings.headings)
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
     selection = selection or workspace.settings.rules

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import json
 import os
@@ -9,7 +10,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -22,6 +23,9 @@ from anchorcheck.report import render_json, render_text, safe_text
 from anchorcheck.resolve import Status
 from anchorcheck.rules import REGISTRY, rule_by_name_or_code
 from anchorcheck.workspace import Workspace, load_workspace
+
+if TYPE_CHECKING:
+    from anchorcheck.cache import BlobCache
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -38,10 +42,65 @@ def workspace_options(fn: F) -> F:
         click.option("--ref", "refs", multiple=True, metavar="NAME=REF",
                      help="Check repo NAME at REF (branch, tag, sha, refs/pull/N/head)."),
         click.option("--debug", is_flag=True, help="Show tracebacks on errors."),
+        click.option("--cache-dir", type=click.Path(path_type=Path, file_okay=False),
+                     help="Where the blob cache lives (default: $XDG_CACHE_HOME/anchorcheck)."),
+        click.option("--no-cache", is_flag=True, help="Neither read nor write the blob cache."),
+        click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
     ]
+
+    @functools.wraps(fn)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        # These reach the pipeline through the click context (see _run), not every
+        # command's signature.
+        for name in ("cache_dir", "no_cache", "quiet"):
+            kwargs.pop(name, None)
+        return fn(*args, **kwargs)
+
+    wrapped: Any = command
     for opt in reversed(opts):
-        fn = opt(fn)
-    return fn
+        wrapped = opt(wrapped)
+    return wrapped  # type: ignore[no-any-return]
+
+
+def _open_cache(ws: Workspace) -> BlobCache | None:
+    params = click.get_current_context().params
+    if params.get("no_cache"):
+        return None
+    from anchorcheck.cache import BlobCache, default_cache_dir
+    from anchorcheck.crawl import extract_options
+
+    directory = params.get("cache_dir") or default_cache_dir()
+    try:
+        return BlobCache(directory, extract_options(ws.settings),
+                         warn=lambda m: click.echo(f"anchorcheck: warning: {safe_text(m)}", err=True))
+    except OSError as exc:
+        click.echo(f"anchorcheck: warning: no cache ({safe_text(str(exc))})", err=True)
+        return None
+
+
+def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
+    """run_check with the cache and progress the command line asked for."""
+    params = click.get_current_context().params
+    cache = _open_cache(ws)
+    progress = None
+    if not params.get("quiet") and sys.stderr.isatty() and not os.environ.get("CI"):
+        progress = _progress_bar()
+    try:
+        return run_check(ws, cache=cache, progress=progress, **kwargs)
+    finally:
+        if progress is not None:
+            click.echo("\r\x1b[K", err=True, nl=False)
+        if cache is not None:
+            cache.close()
+
+
+def _progress_bar() -> Callable[[str, int, int], None]:
+    def show(repo: str, done: int, total: int) -> None:
+        if done == total or done % 250 == 0:
+            click.echo(f"\r\x1b[Kanchorcheck: {safe_text(repo)}: {done}/{total} files read",
+                       err=True, nl=False)
+
+    return show
 
 
 def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]) -> Workspace:
@@ -100,7 +159,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs)
     selection = ws.settings.rules.plus(select=(*select, *enable), ignore=ignore)
-    result = run_check(ws, selection=selection)
+    result = _run(ws, selection=selection)
     findings = list(result.findings)
     if changed_only:
         findings = only_changed(result, findings, changed_files(result, changed_only))
@@ -171,7 +230,7 @@ def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding],
 def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
             fmt: str) -> None:
     """List every anchor: name, kind, location, and how many references cite it."""
-    result = run_check(_workspace(config, repos, refs))
+    result = _run(_workspace(config, repos, refs))
     rows = _anchor_rows(result)
     if fmt == "json":
         click.echo(json.dumps({"anchors": rows}, indent=2, ensure_ascii=False))
@@ -206,7 +265,7 @@ def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
 def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
          fmt: str, show_all: bool) -> None:
     """List every reference and what it resolved to."""
-    result = run_check(_workspace(config, repos, refs))
+    result = _run(_workspace(config, repos, refs))
     rows: list[dict[str, Any]] = []
     for res in sorted(result.resolutions, key=lambda r: (r.reference.repo, r.reference.path,
                                                          r.reference.line, r.reference.col)):
@@ -266,7 +325,13 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
             raise AnchorcheckError(f"--base names unknown repo {name!r}")
     if only is not None and only not in {s.label for s in specs}:
         raise AnchorcheckError(f"--for {only!r} is not one of the --pr labels")
-    advisory = advise(analyse(ws, specs, base_refs), ws.settings.rules)
+    cache = _open_cache(ws)
+    try:
+        analysis = analyse(ws, specs, base_refs, cache=cache)
+    finally:
+        if cache is not None:
+            cache.close()
+    advisory = advise(analysis, ws.settings.rules)
     if fmt == "json":
         click.echo(render_merge_json(advisory), nl=False)
     elif fmt == "markdown":
@@ -310,7 +375,7 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
 
     if do_write and dry_run:
         raise AnchorcheckError("--write and --dry-run exclude each other")
-    result = run_check(_workspace(config, repos, refs))
+    result = _run(_workspace(config, repos, refs))
     patches, skipped = make_patches(result, planned_edits(result))
     for patch in patches:
         click.echo(safe_text(patch.diff()), nl=False)

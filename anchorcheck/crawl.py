@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from anchorcheck.anchor import Anchor
+from anchorcheck.cache import BlobCache
 from anchorcheck.extract import BlobIndex, ExtractOptions, extract
 from anchorcheck.gitio import GitRepo, TreeEntry
 from anchorcheck.languages import language_of
@@ -74,11 +75,12 @@ def crawl(
     settings: Settings,
     memo: BlobMemo | None = None,
     progress: Callable[[int, int], None] | None = None,
+    cache: BlobCache | None = None,
 ) -> SnapshotIndex:
     repo = GitRepo(spec.path)
     commit = repo.resolve(spec.ref)
     entries = repo.list_tree(commit)
-    return index_entries(repo, spec, commit, entries, settings, memo, progress)
+    return index_entries(repo, spec, commit, entries, settings, memo, progress, cache)
 
 
 def index_entries(
@@ -89,6 +91,7 @@ def index_entries(
     settings: Settings,
     memo: BlobMemo | None = None,
     progress: Callable[[int, int], None] | None = None,
+    cache: BlobCache | None = None,
 ) -> SnapshotIndex:
     options = extract_options(settings)
     memo = {} if memo is None else memo
@@ -126,6 +129,26 @@ def index_entries(
         else:
             pending.append(oid)
 
+    if cache is not None and pending:
+        # The persistent cache answers for blobs seen in an earlier run; only the rest
+        # are read from git and scanned.
+        stored = cache.get_many((oid, lang) for oid in pending for _, lang in to_read[oid])
+        for (oid, lang), value in stored.items():
+            memo[(oid, lang, options)] = value
+        still = []
+        for oid in pending:
+            users = to_read[oid]
+            if all((oid, lang, options) in memo for _, lang in users):
+                for path, lang in users:
+                    value = memo[(oid, lang, options)]
+                    if isinstance(value, str):
+                        skipped.append(SkippedFile(path, value))
+                    else:
+                        per_path[path] = value
+            else:
+                still.append(oid)
+        pending = still
+    fresh: list[tuple[str, str, BlobIndex | str]] = []
     files_read = bytes_read = 0
     for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):
         files_read += 1
@@ -136,13 +159,18 @@ def index_entries(
         for path, lang in to_read.get(oid, []):
             key = (oid, lang, options)
             if text is None:
+                if key not in memo:
+                    fresh.append((oid, lang, reason))
                 memo[key] = reason
                 skipped.append(SkippedFile(path, reason))
                 continue
             cached = memo.get(key)
             if not isinstance(cached, BlobIndex):
                 cached = memo[key] = extract(text, lang, options)
+                fresh.append((oid, lang, cached))
             per_path[path] = cached
+    if cache is not None:
+        cache.put_many(fresh)
 
     anchors: list[Anchor] = []
     refs: list[Reference] = []

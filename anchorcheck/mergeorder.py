@@ -18,6 +18,7 @@ from itertools import combinations
 import networkx as nx
 
 from anchorcheck.anchor import Anchor
+from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, resolve_change
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, decode_blob, index_entries
 from anchorcheck.errors import ConfigError
@@ -123,7 +124,10 @@ class Scenarios:
     """Workspace indexes for the base with a set of changes applied, built on demand
     and cached: a pair analysis over n changes needs at most n² of them."""
 
-    def __init__(self, workspace: Workspace, base_refs: dict[str, str], memo: BlobMemo) -> None:
+    def __init__(
+        self, workspace: Workspace, base_refs: dict[str, str], memo: BlobMemo,
+        cache: BlobCache | None = None,
+    ) -> None:
         self.workspace = workspace
         self.memo = memo
         self.gits = {r.name: GitRepo(r.path) for r in workspace.repos}
@@ -138,7 +142,7 @@ class Scenarios:
             commit = git.resolve(base_refs[spec.name])
             entries = git.list_tree(commit)
             self.base_entries[spec.name] = entries
-            snap = index_entries(git, spec, commit, entries, workspace.settings, memo)
+            snap = index_entries(git, spec, commit, entries, workspace.settings, memo, cache=cache)
             self.base_snaps[spec.name] = snap
             self.blobs_read_base += snap.files_read
 
@@ -182,12 +186,13 @@ def analyse(
     base_overrides: dict[str, str],
     memo: BlobMemo | None = None,
     version_files: tuple[str, ...] = DEFAULT_VERSION_FILES,
+    cache: BlobCache | None = None,
 ) -> Analysis:
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
         raise ConfigError("each --pr label must be given once")
     base_refs = {r.name: base_overrides.get(r.name, r.ref) for r in workspace.repos}
-    world = Scenarios(workspace, base_refs, {} if memo is None else memo)
+    world = Scenarios(workspace, base_refs, {} if memo is None else memo, cache)
     changes = tuple(
         resolve_change(s, world.gits[s.repo], base_refs[s.repo]) for s in specs
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,10 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.repobuilder import Files, branch, git, init_repo
+
+# The command line caches blobs under $XDG_CACHE_HOME: give the test run its own, so
+# no test reads a cache another run (or the developer) wrote.
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="anchorcheck-test-cache-")
 
 
 @dataclass

@@ -1,0 +1,192 @@
+"""A persistent cache of what was extracted from each blob, in one SQLite file.
+
+Keyed by blob id, language, the extractor's version and the settings that change
+its output, so a blob is scanned once for all refs, branches and repos that share it.
+Two processes may use it at once (WAL, a busy timeout). Values are JSON, never
+pickle: a foreign or damaged file is detected (application id, schema version,
+integrity errors on use) and rebuilt with a warning; nothing in it is trusted beyond
+decoding into plain values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import sys
+from collections.abc import Iterable
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from anchorcheck.anchor import Anchor, AnchorKind
+from anchorcheck.extract import EXTRACTOR_VERSION, BlobIndex, ExtractOptions
+from anchorcheck.reference import Reference, RefKind
+from anchorcheck.suppression import Suppression
+
+_APPLICATION_ID = 0x41434B31  # "ACK1"
+_SCHEMA = 1
+_CHUNK = 500
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "anchorcheck"
+
+
+def options_key(options: ExtractOptions) -> str:
+    raw = json.dumps(asdict(options), sort_keys=True) + f"|v{EXTRACTOR_VERSION}"
+    return hashlib.sha256(raw.encode()).hexdigest()[:16]
+
+
+class BlobCache:
+    """get_many/put_many over (oid, language) pairs, for one set of options."""
+
+    def __init__(self, directory: Path, options: ExtractOptions, warn: Any = None) -> None:
+        self.path = directory / "blobs.sqlite3"
+        self.options = options_key(options)
+        self._warn = warn or (lambda msg: print(f"anchorcheck: warning: {msg}", file=sys.stderr))
+        self.hits = 0
+        self.misses = 0
+        directory.mkdir(parents=True, exist_ok=True)
+        self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection | None:
+        for attempt in (1, 2):
+            try:
+                db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+                db.execute("PRAGMA busy_timeout = 30000")
+                app_id = db.execute("PRAGMA application_id").fetchone()[0]
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+                tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                if tables == 0:
+                    self._create(db)
+                elif app_id != _APPLICATION_ID or version != _SCHEMA:
+                    db.close()
+                    raise sqlite3.DatabaseError("not an anchorcheck cache of this version")
+                db.execute("PRAGMA journal_mode = WAL")
+                return db
+            except sqlite3.DatabaseError as exc:
+                if attempt == 2:
+                    self._warn(f"cache {self.path} unusable ({exc}); running without it")
+                    return None
+                self._warn(f"cache {self.path} is damaged or foreign ({exc}); rebuilding it")
+                self._remove()
+        return None
+
+    @staticmethod
+    def _create(db: sqlite3.Connection) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
+            db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+            db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {_SCHEMA}")
+        db.execute("COMMIT")
+
+    def _remove(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            Path(str(self.path) + suffix).unlink(missing_ok=True)
+
+    def _key(self, oid: str, language: str) -> str:
+        return f"{oid}:{language}:{self.options}"
+
+    def get_many(self, pairs: Iterable[tuple[str, str]]) -> dict[tuple[str, str], BlobIndex | str]:
+        wanted = {self._key(oid, lang): (oid, lang) for oid, lang in pairs}
+        found: dict[tuple[str, str], BlobIndex | str] = {}
+        if self._db is None or not wanted:
+            return found
+        keys = list(wanted)
+        try:
+            for i in range(0, len(keys), _CHUNK):
+                chunk = keys[i:i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                for key, value in self._db.execute(
+                    f"SELECT key, value FROM blobs WHERE key IN ({marks})", chunk
+                ):
+                    decoded = _decode(value)
+                    if decoded is not None:
+                        found[wanted[key]] = decoded
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+            return {}
+        self.hits += len(found)
+        self.misses += len(wanted) - len(found)
+        return found
+
+    def put_many(self, items: Iterable[tuple[str, str, BlobIndex | str]]) -> None:
+        if self._db is None:
+            return
+        rows = [(self._key(oid, lang), _encode(value)) for oid, lang, value in items]
+        if not rows:
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT OR REPLACE INTO blobs (key, value) VALUES (?, ?)", rows)
+            self._db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+
+    def _fail(self, exc: Exception) -> None:
+        self._warn(f"cache {self.path} failed ({exc}); rebuilding it on the next run")
+        try:
+            if self._db is not None:
+                self._db.close()
+        finally:
+            self._db = None
+            self._remove()
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+
+# -- codec: plain JSON, checked on the way in ----------------------------------
+
+
+def _encode(value: BlobIndex | str) -> str:
+    if isinstance(value, str):
+        return json.dumps({"skip": value})
+    return json.dumps({
+        "a": [[a.name, a.kind.value, a.line, a.col, a.slug] for a in value.anchors],
+        "r": [[r.kind.value, r.line, r.col, r.text, r.name, r.target_repo, r.target_path,
+               r.relative, list(r.lines) if r.lines else None, r.via_url, r.claim]
+              for r in value.references],
+        "c": value.comments,
+        "n": value.line_count,
+        "m": [list(m) for m in value.mentions],
+        "s": [[s.first, s.last, list(s.codes), s.line, s.col] for s in value.suppressions],
+    }, separators=(",", ":"))
+
+
+def _decode(raw: str) -> BlobIndex | str | None:
+    """None when the value is not what this version writes: a miss, never a crash."""
+    try:
+        doc = json.loads(raw)
+        if "skip" in doc:
+            return str(doc["skip"])
+        return BlobIndex(
+            anchors=tuple(
+                Anchor(str(n), AnchorKind(k), int(ln), int(c), str(s)) for n, k, ln, c, s in doc["a"]
+            ),
+            references=tuple(_reference(r) for r in doc["r"]),
+            comments=int(doc["c"]),
+            line_count=int(doc["n"]),
+            mentions=tuple((str(n), int(ln), int(c)) for n, ln, c in doc["m"]),
+            suppressions=tuple(
+                Suppression(int(a), int(b), tuple(str(x) for x in codes), int(ln), int(c))
+                for a, b, codes, ln, c in doc["s"]
+            ),
+        )
+    except (ValueError, KeyError, TypeError):
+        return None
+
+
+def _reference(r: list[Any]) -> Reference:
+    kind, line, col, text, name, repo, path, relative, lines, via_url, claim = r
+    return Reference(
+        RefKind(kind), int(line), int(col), str(text), name, repo, path, bool(relative),
+        (int(lines[0]), int(lines[1])) if lines else None, bool(via_url), claim,
+    )
+

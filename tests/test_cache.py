@@ -1,0 +1,123 @@
+"""The persistent blob cache: warm runs, damaged and foreign files, concurrent runs."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from anchorcheck.cache import BlobCache
+from anchorcheck.check import run_check
+from anchorcheck.crawl import extract_options
+from anchorcheck.workspace import load_workspace
+from tests.conftest import WorkspaceBuilder, run_cli
+
+CITE = "# see MISSING HEADING NUMBER ONE in a.py\n"
+
+
+def many_files(ws: WorkspaceBuilder, n: int = 300) -> None:
+    files = {f"pkg/m{i}.py": f"# MODULE HEADING NUMBER {i}\n# Body.\nX{i} = {i}\n" for i in range(n)}
+    files["a.py"] = CITE + "# see MODULE HEADING NUMBER 7 in pkg/m7.py\n"
+    ws.repo("r", files)
+
+
+def test_warm_run_reads_no_blobs_and_finds_the_same(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    many_files(ws)
+    workspace = load_workspace(ws.config())
+    cache = BlobCache(tmp_path / "c", extract_options(workspace.settings))
+    cold = run_check(workspace, cache=cache)
+    assert cold.index.snapshots["r"].files_read == 301
+    warm = run_check(workspace, cache=cache)
+    assert warm.index.snapshots["r"].files_read == 0
+    assert cache.hits == 301
+    assert [f.finding for f in warm.findings] == [f.finding for f in cold.findings]
+    assert [f.finding.code for f in warm.findings] == ["AC101"]
+    cache.close()
+
+
+def _cli(ws: WorkspaceBuilder, cache: Path, *extra: str) -> tuple[int, str, str]:
+    r = run_cli("check", "--format", "json", "--cache-dir", str(cache), *extra, cwd=ws.root)
+    return r.code, json.dumps(json.loads(r.out)["findings"]), r.err
+
+
+def test_damaged_cache_is_rebuilt_with_a_warning(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    many_files(ws, 20)
+    ws.config()
+    cache = tmp_path / "cache"
+    code, expected, _ = _cli(ws, cache)
+    assert code == 1
+    (cache / "blobs.sqlite3").write_bytes(b"this is not a database" * 100)
+    for suffix in ("-wal", "-shm"):
+        Path(str(cache / "blobs.sqlite3") + suffix).unlink(missing_ok=True)
+    code, got, err = _cli(ws, cache)
+    assert (code, got) == (1, expected)
+    assert "is damaged or foreign" in err and "rebuilding it" in err
+    code, got, err = _cli(ws, cache)
+    assert (code, got, err) == (1, expected, "")
+
+
+def test_foreign_sqlite_file_is_not_trusted(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    many_files(ws, 5)
+    ws.config()
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    db = sqlite3.connect(cache / "blobs.sqlite3")
+    db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT)")
+    db.commit()
+    db.close()
+    code, got, err = _cli(ws, cache)
+    assert code == 1 and "AC101" in got
+    assert "damaged or foreign" in err
+
+
+def test_tampered_values_are_misses_not_results(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    many_files(ws, 5)
+    workspace = load_workspace(ws.config())
+    cache = BlobCache(tmp_path / "c", extract_options(workspace.settings))
+    expected = [f.finding for f in run_check(workspace, cache=cache).findings]
+    cache.close()
+    db = sqlite3.connect(tmp_path / "c" / "blobs.sqlite3")
+    db.execute("UPDATE blobs SET value = '{\"a\": [[1]], \"r\": 5}'")
+    db.commit()
+    db.close()
+    cache = BlobCache(tmp_path / "c", extract_options(workspace.settings))
+    again = run_check(workspace, cache=cache)
+    assert [f.finding for f in again.findings] == expected
+    assert again.index.snapshots["r"].files_read == 6
+    cache.close()
+
+
+def test_two_runs_at_once_share_a_cache(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    many_files(ws, 400)
+    ws.config()
+    cache = tmp_path / "cache"
+    cmd = [sys.executable, "-m", "anchorcheck", "check", "--format", "json", "--cache-dir", str(cache)]
+    procs = [subprocess.Popen(cmd, cwd=ws.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [1, 1], [o[1] for o in outs]
+    assert outs[0][0] == outs[1][0]
+    assert all(err == "" for _, err in outs)
+
+
+@pytest.mark.slow
+def test_a_run_killed_midway_leaves_a_usable_cache(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    many_files(ws, 1500)
+    ws.config()
+    cache = tmp_path / "cache"
+    _, expected, _ = _cli(ws, tmp_path / "other-cache", "--no-cache")
+    for delay in (0.3, 0.6, 0.9):
+        cmd = [sys.executable, "-m", "anchorcheck", "check", "--format", "json", "--cache-dir", str(cache)]
+        proc = subprocess.Popen(cmd, cwd=ws.root, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        code, got, _ = _cli(ws, cache)
+        assert (code, got) == (1, expected)
