@@ -290,6 +290,47 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
     click.echo(f"{len(rows)} references.")
 
 
+@cli.command()
+@workspace_options
+@click.option("--format", "fmt", type=click.Choice(["dot", "mermaid", "json", "graphml", "html"]),
+              default="mermaid", show_default=True)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
+              help="Write here instead of stdout.")
+@click.option("--repo", "only_repo", metavar="NAME", help="Only this repo and what it touches.")
+@click.option("--anchor", "anchor_name", metavar="NAME", help="Only this anchor's neighbourhood.")
+@click.option("--depth", type=click.IntRange(0, 20), default=2, show_default=True,
+              help="Hops around --anchor.")
+@click.option("--problems", is_flag=True, help="Only nodes with findings, and their neighbours.")
+@click.option("--collapse", type=click.Choice(["files", "repos"]),
+              help="Summarise to files or repos, with citation counts on the edges.")
+def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool, fmt: str,
+          output: Path | None, only_repo: str | None, anchor_name: str | None, depth: int,
+          problems: bool, collapse: str | None) -> None:
+    """Draw the reference graph: repos, files, anchors and references."""
+    from anchorcheck import graph_export as gx
+    from anchorcheck.baseline import write_atomically
+
+    ws = _workspace(config, repos, refs)
+    if only_repo is not None and ws.repo(only_repo) is None:
+        raise AnchorcheckError(f"--repo {only_repo!r} is not a workspace repo")
+    g = gx.export_graph(_run(ws))
+    if only_repo:
+        g = gx.keep_repo(g, only_repo)
+    if anchor_name:
+        g = gx.keep_anchor(g, anchor_name, depth)
+    if problems:
+        g = gx.keep_problems(g)
+    if collapse:
+        g = gx.collapse(g, collapse)
+    render = {"dot": gx.to_dot, "mermaid": gx.to_mermaid, "json": gx.to_json,
+              "graphml": gx.to_graphml, "html": gx.to_html}[fmt]
+    text = render(g)
+    if output is None:
+        click.echo(text, nl=False)
+    else:
+        write_atomically(output, text)
+
+
 @cli.command("merge-order")
 @workspace_options
 @click.option("--pr", "prs", multiple=True, required=True, metavar="LABEL=REF",

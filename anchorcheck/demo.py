@@ -20,6 +20,7 @@ from pathlib import Path
 
 from anchorcheck.change import ChangeSpec
 from anchorcheck.check import run_check
+from anchorcheck.graph_export import collapse, export_graph, to_mermaid
 from anchorcheck.merge_report import advise, render_merge_text
 from anchorcheck.mergeorder import analyse
 from anchorcheck.repobuilder import branch, commit, init_repo
@@ -244,6 +245,11 @@ def run_demo(keep: Path | None, colour: bool, echo: Callable[[str], None]) -> No
         specs = [ChangeSpec.parse(p, ws) for p in prs]
         advisory = advise(analyse(ws, specs, {}, memo=memo))
         echo(render_merge_text(advisory, colour))
+        echo("== The reference graph of the default branches (GitHub renders this Mermaid):")
+        echo(f"$ anchorcheck graph --config {config} --collapse files --format mermaid")
+        result = run_check(load_workspace(config), memo=memo)
+        echo(to_mermaid(collapse(export_graph(result), "files")))
+        echo("(`--format html -o graph.html` gives an interactive page; dot, json and graphml too.)")
         echo("To run these commands yourself, keep the workspace: anchorcheck demo --keep DIR")
     finally:
         if keep is None:

@@ -1,0 +1,176 @@
+"""Benchmark anchorcheck against git itself, on a workspace of real trees.
+
+    python benchmarks/bench.py --package networkx --package pygments \
+        --snapshot /path/to/ghc.git@cc5805521a46160cc979b7e94798899aec089ba5
+
+--package NAME   the installed sources of a package, committed into a temp repo
+--tree DIR       any directory, committed into a temp repo
+--snapshot G@REF an existing git dir (work tree or bare) at REF, used as is
+
+It times, in one run: `git cat-file --batch` reading every blob of every repo, `git
+grep -c` of the anchor and reference triggers, anchorcheck cold (empty cache), warm
+(same cache, nothing changed), and `merge-order` for a PR touching 10 files of the
+first repo (warm cache); it prints each time, its ratio to cat-file and to cold, and
+peak memory. Machines are noisy: compare ratios, not seconds, and repeat (--repeat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from anchorcheck.repobuilder import git
+
+_GREP = r"Note \[|[Ss]ee |[A-Z]{3,}[ A-Z]{6,}|restates|\]\(|:[0-9]"
+
+
+def package_dir(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"bench: no installed package {name!r}")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def commit_tree(src: Path, dest: Path) -> Path:
+    shutil.copytree(src, dest / src.name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    git(dest, "init", "-q", "-b", "main")
+    git(dest, "add", "-A")
+    git(dest, "commit", "-q", "-m", f"snapshot of {src.name}")
+    return dest
+
+
+def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"bench: {' '.join(cmd)} failed")
+    return elapsed, usage.ru_maxrss / 1024
+
+
+def _gitdir(path: str) -> str:
+    out = subprocess.run(["git", "-C", path, "rev-parse", "--absolute-git-dir"],
+                         capture_output=True, text=True, check=False).stdout.strip()
+    return out or path  # a bare mirror without a config file: the path is the git dir
+
+
+def cat_file_all(gitdir: str, ref: str) -> tuple[int, int]:
+    tree = subprocess.run(["git", f"--git-dir={gitdir}", "ls-tree", "-r", "-l", ref],
+                          capture_output=True, text=True, check=True).stdout
+    # A snapshot may lack its largest blobs (ls-tree then shows no size): skip them.
+    rows = [line.split() for line in tree.splitlines()]
+    present = [r for r in rows if r[1] == "blob" and r[3].isdigit()]
+    blobs = [r[2] for r in present]
+    sizes = [int(r[3]) for r in present]
+    subprocess.run(["git", f"--git-dir={gitdir}", "cat-file", "--batch"],
+                   input="\n".join(blobs).encode() + b"\n", capture_output=True, check=False)
+    return len(blobs), sum(sizes)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--package", action="append", default=[])
+    ap.add_argument("--tree", action="append", default=[], type=Path)
+    ap.add_argument("--snapshot", action="append", default=[])
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", type=Path, help="build the workspace here and keep it")
+    args = ap.parse_args()
+    root = args.keep or Path(tempfile.mkdtemp(prefix="anchorcheck-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    repos: list[tuple[str, str, str]] = []  # (name, path, ref)
+    for name in args.package:
+        dest = root / name
+        if not dest.exists():
+            commit_tree(package_dir(name), dest)
+        repos.append((name, str(dest), "main"))
+    for tree in args.tree:
+        dest = root / tree.name
+        if not dest.exists():
+            commit_tree(tree, dest)
+        repos.append((tree.name, str(dest), "main"))
+    for item in args.snapshot:
+        path, _, ref = item.partition("@")
+        repos.append((Path(path).name.removesuffix(".git").replace("+", "-") or "snap", path, ref or "HEAD"))
+    if not repos:
+        raise SystemExit("bench: give at least one --package, --tree or --snapshot")
+    config = root / "anchorcheck.toml"
+    config.write_text("".join(f'[[repo]]\nname = "{n}"\npath = "{p}"\nref = "{r}"\n\n' for n, p, r in repos))
+
+    # A PR touching 10 files of the first repo, on a branch of a clone we may write to.
+    first_name, first_path, first_ref = repos[0]
+    pr_repo = root / f"{first_name}-pr"
+    if not pr_repo.exists():
+        subprocess.run(["git", "clone", "-q", "--bare", first_path, str(pr_repo)], check=True)
+    files = subprocess.run(["git", f"--git-dir={pr_repo}", "ls-tree", "-r", "--name-only", first_ref],
+                           capture_output=True, text=True, check=True).stdout.split()
+    touched = [f for f in files if f.endswith((".py", ".hs", ".md", ".yaml"))][:10]
+    work = Path(tempfile.mkdtemp(prefix="bench-pr-"))
+    subprocess.run(["git", "clone", "-q", str(pr_repo), str(work / "w")], check=True)
+    start_point = f"origin/{first_ref}" if first_ref != "HEAD" else "HEAD"
+    git(work / "w", "checkout", "-q", "-B", "bench-pr", start_point)
+    for f in touched:
+        with open(work / "w" / f, "a", encoding="utf-8") as fh:
+            fh.write("\n# see BENCH HEADING NUMBER ONE in nowhere.py\n")
+    git(work / "w", "commit", "-q", "-am", "bench: touch 10 files")
+    git(work / "w", "push", "-q", "-f", "origin", "bench-pr")
+    pr_config = root / "anchorcheck-pr.toml"
+    pr_config.write_text(config.read_text().replace(f'path = "{first_path}"', f'path = "{pr_repo}"', 1))
+
+    total_blobs = total_bytes = 0
+    rows: dict[str, list[float]] = {k: [] for k in ("cat-file", "git grep", "cold", "warm", "pr")}
+    peaks: list[float] = []
+    exe = [sys.executable, "-m", "anchorcheck"]
+    for _ in range(args.repeat):
+        start = time.perf_counter()
+        for _, path, ref in repos:
+            cat_file_all(_gitdir(path), ref)
+        rows["cat-file"].append(time.perf_counter() - start)
+        start = time.perf_counter()
+        for _, path, ref in repos:
+            subprocess.run(["git", "-C", path, "grep", "-c", "-E", _GREP, ref],
+                           capture_output=True, check=False)
+        rows["git grep"].append(time.perf_counter() - start)
+        cache = Path(tempfile.mkdtemp(prefix="bench-cache-"))
+        env = {**os.environ, "CI": "1"}
+        check = [*exe, "check", "--config", str(config), "--cache-dir", str(cache), "--format", "json"]
+        t, peak = peak_mb(check, root, env)
+        rows["cold"].append(t)
+        peaks.append(peak)
+        t, peak = peak_mb(check, root, env)
+        rows["warm"].append(t)
+        peaks.append(peak)
+        pr = [*exe, "merge-order", "--config", str(pr_config), "--cache-dir", str(cache),
+              "--pr", f"{first_name}#1=bench-pr", "--format", "json", "--fail-on", "never"]
+        peak_mb(pr, root, env)  # the PR clone is new to the cache: warm it like CI would
+        t, peak = peak_mb(pr, root, env)
+        rows["pr"].append(t)
+        peaks.append(peak)
+        shutil.rmtree(cache, ignore_errors=True)
+    for _, path, ref in repos:
+        n, b = cat_file_all(_gitdir(path), ref)
+        total_blobs += n
+        total_bytes += b
+    med = {k: statistics.median(v) for k, v in rows.items()}
+    print(f"workspace: {len(repos)} repos, {total_blobs} blobs, {total_bytes / 1e6:.1f} MB ({root})")
+    print(f"{'step':<10} {'median s':>9} {'x cat-file':>11} {'x cold':>8}")
+    for k, v in med.items():
+        print(f"{k:<10} {v:>9.2f} {v / med['cat-file']:>11.2f} {v / med['cold']:>8.2%}")
+    print(f"peak memory (largest anchorcheck run): {max(peaks):.0f} MB")
+    times = "; ".join(f"{k}={[round(x, 2) for x in v]}" for k, v in rows.items())
+    print(f"runs: {args.repeat}; all times: {times}")
+    if not args.keep:
+        shutil.rmtree(root, ignore_errors=True)
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

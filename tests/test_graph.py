@@ -1,0 +1,219 @@
+"""`anchorcheck graph`: every format parses back, filters select what they say, and the
+HTML page works in a real headless browser."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import networkx as nx
+import pydot
+
+from anchorcheck.check import run_check
+from anchorcheck.graph_export import MERMAID_MAX_CHARS, MERMAID_MAX_EDGES, collapse, export_graph, to_html, to_mermaid
+from anchorcheck.workspace import load_workspace
+from tests.conftest import WorkspaceBuilder, run_cli
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+DEPLOY = "spec:\n  # ROLLBACK ON THE DEGRADED PATH\n  # Recreate plus --atomic rolls back.\n  strategy: Recreate\n"
+HOSTILE = "# EVIL <script>window.pwned=1</script> HEADING\n# <img src=x onerror=\"window.pwned=2\">\n"
+
+
+def workspace(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY, "templates/cron.yaml": "kind: CronJob\n"})
+    ws.repo("runtime", {"jobs.py": (
+        "# see ROLLBACK ON THE DEGRADED PATH in client/templates/deploy.yaml\n"
+        "# see ROLLBACK ON THE DEGRADED PATH in client/templates/cron.yaml\n"
+        '# see "EVIL <script>window.pwned=1</script> HEADING" in client:templates/deploy.yaml\n'
+    ), "other.py": "# SOME LONELY HEADING\n# Body.\n"})
+    ws.repo("backend", {"notes.md": "# Notes\n\nUnrelated.\n"})
+    ws.config()
+
+
+def graph_out(ws: WorkspaceBuilder, *args: str) -> str:
+    r = run_cli("graph", *args, cwd=ws.root)
+    assert r.code == 0, r.err
+    return r.out
+
+
+def test_json_parses_back_with_networkx(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    g = nx.node_link_graph(json.loads(graph_out(ws, "--format", "json")), edges="links")
+    types = {d["type"] for _, d in g.nodes(data=True)}
+    assert types == {"repo", "file", "anchor", "reference"}
+    anchor = next(n for n, d in g.nodes(data=True) if d["label"] == "ROLLBACK ON THE DEGRADED PATH")
+    citing = [u for u, _, k in g.in_edges(anchor, keys=True) if k == "resolves"]
+    assert len(citing) == 1
+    bad = [d for _, d in g.nodes(data=True) if d["codes"]]
+    assert sorted(d["codes"] for d in bad) == ["AC101", "AC102"]
+
+
+def test_graphml_parses_back(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    workspace(ws)
+    path = tmp_path / "g.graphml"
+    path.write_text(graph_out(ws, "--format", "graphml"))
+    g = nx.read_graphml(path)
+    assert any(d.get("label") == "ROLLBACK ON THE DEGRADED PATH" for _, d in g.nodes(data=True))
+
+
+def test_dot_parses_back_with_clusters_and_dashed_problems(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    text = graph_out(ws, "--format", "dot")
+    [graph] = pydot.graph_from_dot_data(text)
+    clusters = {sg.get_label().strip('"') for sg in graph.get_subgraphs()}
+    assert clusters == {"client", "runtime", "backend"}
+    assert 'style="dashed", color="red"' in text
+
+
+_MERMAID_LINE = re.compile(
+    r'^(flowchart LR|  subgraph r\d+\["[^"]*"\]|  end|    n\d+(\["[^"]*"\]|\("[^"]*"\)|\[/"[^"]*"/\])'
+    r'|  n\d+ (-->|-\.->) (\|\d+\|)?n\d+|  classDef problem .*|  class (n\d+,?)+ problem)$'
+)
+
+
+def mermaid_ok(text: str) -> None:
+    lines = text.rstrip("\n").split("\n")
+    assert lines[0] == "flowchart LR"
+    for line in lines:
+        assert _MERMAID_LINE.match(line), line
+    assert text.count("subgraph") == text.count("\n  end")
+
+
+def test_mermaid_grammar_and_escaping(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    text = graph_out(ws, "--format", "mermaid")
+    mermaid_ok(text)
+    assert "<script>" not in text and "#lt;script#gt;" in text
+
+
+def test_filters(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+
+    def labels(*args: str) -> set[str]:
+        doc = json.loads(graph_out(ws, "--format", "json", *args))
+        return {n["label"] for n in doc["nodes"]}
+
+    everything = labels()
+    assert "Notes" in everything and "SOME LONELY HEADING" in everything
+    only_backend = labels("--repo", "backend")
+    assert "Notes" in only_backend and "ROLLBACK ON THE DEGRADED PATH" not in only_backend
+    around = labels("--anchor", "ROLLBACK ON THE DEGRADED PATH", "--depth", "1")
+    assert "ROLLBACK ON THE DEGRADED PATH" in around and "Notes" not in around
+    assert "templates/deploy.yaml" in around  # the file that defines it
+    problems = labels("--problems")
+    assert "SOME LONELY HEADING" not in problems and "Notes" not in problems
+    assert any("cron.yaml" in label for label in problems)
+    files = json.loads(graph_out(ws, "--format", "json", "--collapse", "files"))
+    assert {n["type"] for n in files["nodes"]} <= {"file", "repo"}
+    cites = [e for e in files["links"] if e["relation"] == "cites"]
+    assert all(e["count"] >= 1 for e in cites)
+    repos = json.loads(graph_out(ws, "--format", "json", "--collapse", "repos"))
+    assert {n["id"] for n in repos["nodes"]} == {"repo:client", "repo:runtime", "repo:backend"}
+    bad = run_cli("graph", "--repo", "nope", cwd=ws.root)
+    assert bad.code == 2 and "'nope' is not a workspace repo" in bad.err
+
+
+def big_workspace(ws: WorkspaceBuilder, anchors: int = 2000) -> None:
+    files = {}
+    for f in range(anchors // 20):
+        body = "".join(f"# SECTION NUMBER {f} PART {i}\n# Body.\nx{i} = {i}\n" for i in range(20))
+        files[f"pkg/mod{f}.py"] = body
+    files["index.py"] = "".join(f"# see SECTION NUMBER {f} PART 3 in pkg/mod{f}.py\n" for f in range(anchors // 20))
+    ws.repo("big", files)
+    ws.repo("other", {"a.py": "# see SECTION NUMBER 1 PART 1 in big:pkg/mod1.py\n"})
+    ws.config()
+
+
+def test_mermaid_collapses_under_github_limits(ws: WorkspaceBuilder) -> None:
+    big_workspace(ws)
+    result = run_check(load_workspace(ws.root / "anchorcheck.toml"))
+    g = export_graph(result)
+    text = to_mermaid(g)
+    assert len(text) <= MERMAID_MAX_CHARS
+    assert text.count(" --> ") + text.count(" -.-> ") <= MERMAID_MAX_EDGES
+    mermaid_ok(text)
+    assert "SECTION NUMBER" not in text  # collapsed: files, not anchors
+    assert len(to_mermaid(collapse(g, "repos"))) < 1000
+
+
+# -- the HTML page in a real browser ------------------------------------------------
+
+
+def _browser():  # type: ignore[no-untyped-def]
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    driver_path = shutil.which("chromedriver")
+    assert chromium and driver_path, "the browser tests need chromium and chromedriver (.ci/run installs them)"
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update",
+                "--disable-sync", "--window-size=1400,900"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(driver_path), options=options)
+
+
+def test_html_page_in_headless_chromium(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    workspace(ws)
+    page = tmp_path / "graph.html"
+    r = run_cli("graph", "--format", "html", "-o", str(page), cwd=ws.root)
+    assert r.code == 0, r.err
+    html = page.read_text()
+    assert "<script>window.pwned" not in html  # the comment's text is data, not markup
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "").replace('"http://www.w3.org/2000/svg"', "")
+    driver = _browser()
+    try:
+        driver.get(page.as_uri())
+        assert driver.execute_script("return window.anchorcheckReady === true")
+        assert driver.execute_script("return window.pwned === undefined")
+        errors = [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == []
+        search = driver.find_element(By.ID, "search")
+        search.send_keys("ROLLBACK")
+        rows = driver.find_elements(By.CSS_SELECTOR, "#results .result")
+        assert any(row.text == "anchor: ROLLBACK ON THE DEGRADED PATH" for row in rows)
+        next(row for row in rows if row.text.startswith("anchor:")).click()
+        details = driver.find_element(By.ID, "details")
+        assert "at client:templates/deploy.yaml:2" in details.text
+        search.clear()
+        search.send_keys("EVIL")
+        driver.find_elements(By.CSS_SELECTOR, "#results .result")[0].click()
+        assert "<script>window.pwned=1</script>" in details.text  # shown as text
+        assert driver.execute_script("return window.pwned === undefined")
+        ARTIFACTS.mkdir(exist_ok=True)
+        driver.save_screenshot(str(ARTIFACTS / "graph.png"))
+        assert (ARTIFACTS / "graph.png").stat().st_size > 1000
+    finally:
+        driver.quit()
+
+
+def test_html_with_2000_anchors_renders_quickly(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    big_workspace(ws)
+    result = run_check(load_workspace(ws.root / "anchorcheck.toml"))
+    g = export_graph(result)
+    assert sum(1 for _, d in g.nodes(data=True) if d["type"] == "anchor") == 2000
+    page = tmp_path / "big.html"
+    page.write_text(to_html(g))
+    driver = _browser()
+    try:
+        start = time.perf_counter()
+        driver.get(page.as_uri())
+        assert driver.execute_script("return window.anchorcheckReady === true")
+        elapsed = time.perf_counter() - start
+        shapes = driver.execute_script("return document.querySelectorAll('#scene g').length")
+        assert shapes == g.number_of_nodes()
+        ARTIFACTS.mkdir(exist_ok=True)
+        (ARTIFACTS / "graph-2000-anchors.txt").write_text(f"load+render: {elapsed:.3f}s, {shapes} nodes\n")
+        assert elapsed < 2.0, f"rendering 2,000 anchors took {elapsed:.2f}s"
+    finally:
+        driver.quit()
+
