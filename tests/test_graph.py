@@ -13,7 +13,14 @@ import networkx as nx
 import pydot
 
 from anchorcheck.check import run_check
-from anchorcheck.graph_export import MERMAID_MAX_CHARS, MERMAID_MAX_EDGES, collapse, export_graph, to_html, to_mermaid
+from anchorcheck.graph_export import (
+    MERMAID_MAX_CHARS,
+    MERMAID_MAX_EDGES,
+    collapse,
+    export_graph,
+    to_html,
+    to_mermaid,
+)
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
