@@ -26,7 +26,7 @@ from anchorcheck.reference import Reference, RefKind
 from anchorcheck.suppression import Suppression
 
 _APPLICATION_ID = 0x41434B31  # "ACK1"
-_SCHEMA = 1
+_SCHEMA = 2
 _CHUNK = 500
 
 
@@ -80,6 +80,8 @@ class BlobCache:
         db.execute("BEGIN IMMEDIATE")
         if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
             db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+            # Results computed from whole commits (AC203's definitions and removals).
+            db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
             db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {_SCHEMA}")
         db.execute("COMMIT")
@@ -124,6 +126,27 @@ class BlobCache:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany("INSERT OR REPLACE INTO blobs (key, value) VALUES (?, ?)", rows)
             self._db.execute("COMMIT")
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+
+    def get_result(self, key: str) -> Any:
+        """A JSON value stored under `key`, or None."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
+            return None if row is None else json.loads(row[0])
+        except (sqlite3.DatabaseError, ValueError) as exc:
+            if isinstance(exc, sqlite3.DatabaseError):
+                self._fail(exc)
+            return None
+
+    def put_result(self, key: str, value: Any) -> None:
+        if self._db is None:
+            return
+        try:
+            self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)",
+                             (key, json.dumps(value, separators=(",", ":"))))
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
 

@@ -74,7 +74,7 @@ def run_check(
     claims, breaches = verify(workspace, index, resolutions)
     removed: list[RemovedMention] = []
     if any(r.code == "AC203" for r in rules):
-        removed = removed_mentions(workspace, index, workspace.settings.history_depth)
+        removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache)
     graph = build_graph(index, resolutions)
     ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]

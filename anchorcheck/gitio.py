@@ -158,15 +158,16 @@ class GitRepo:
                 out.append((path, int(number), text))
         return out
 
-    def grep_matches(self, patterns: list[str], commit: str) -> list[str]:
-        """The matching parts (`git grep -o -h`) of every line at `commit`."""
-        args = ["grep", "-h", "-o", "-I", "-E"]
+    def grep_matches(self, patterns: list[str], commit: str, perl: bool = False) -> list[str] | None:
+        """The matching parts (`git grep -o -h`) of every line at `commit`; None when
+        git cannot run the search (a PCRE pattern on a git built without PCRE)."""
+        args = ["grep", "-h", "-o", "-I", "-P" if perl else "-E"]
         for pattern in patterns:
             args += ["-e", pattern]
         done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args, commit, "--"],
                               capture_output=True, check=False)
         if done.returncode not in (0, 1):
-            return []
+            return None
         return done.stdout.decode(errors="replace").splitlines()
 
     def log_definition_changes(

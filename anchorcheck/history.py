@@ -10,10 +10,12 @@ is a finding, an addition is not.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
 from anchorcheck.gitio import GitRepo
 from anchorcheck.resolve import WorkspaceIndex
@@ -21,7 +23,13 @@ from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
 # What counts as defined now is generous (any top-level assignment, any import), so
-# that only names truly gone become candidates.
+# that only names truly gone become candidates. One PCRE search where git has PCRE
+# (a third of the time of the POSIX patterns run one by one).
+_DEFINITION_PERL = (
+    r"(?:\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro"
+    r"|module|const|let|var)\s+[A-Za-z_$][\w$]*|^[A-Za-z_]\w*\s*(?:=[^=]|::)"
+    r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+)"
+)
 _DEFINITION_ANY = (
     _KEYWORDS + r"[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
     r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)",
@@ -46,7 +54,11 @@ class RemovedMention:
     removal: Removal
 
 
-def removed_mentions(workspace: Workspace, index: WorkspaceIndex, depth: int) -> list[RemovedMention]:
+def removed_mentions(
+    workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None
+) -> list[RemovedMention]:
+    """Both git searches are cached by commit (and, for removals, by the names asked
+    about), so a run over unchanged repos asks git nothing."""
     if depth <= 0:
         return []
     mentions: dict[str, list[Mention]] = defaultdict(list)
@@ -58,12 +70,28 @@ def removed_mentions(workspace: Workspace, index: WorkspaceIndex, depth: int) ->
     gits = {r.name: GitRepo(r.path) for r in workspace.repos if r.name in index.snapshots}
     defined: set[str] = set()
     for name, git in gits.items():
-        defined |= _defined_names(git, index.snapshots[name].commit)
+        commit = index.snapshots[name].commit
+        key = f"defs:{commit}"
+        names = cache.get_result(key) if cache is not None else None
+        if not isinstance(names, list):
+            names = sorted(_defined_names(git, commit))
+            if cache is not None:
+                cache.put_result(key, names)
+        defined.update(str(n) for n in names)
     missing = sorted(set(mentions) - defined)
     removals: dict[str, Removal] = {}
+    digest = hashlib.sha256("\n".join(missing).encode()).hexdigest()[:20]
     for name, git in gits.items():
-        for key, removal in _removals(git, name, index.snapshots[name].commit, missing, depth).items():
-            removals.setdefault(key, removal)
+        commit = index.snapshots[name].commit
+        key = f"removed:{commit}:{depth}:{digest}"
+        found = cache.get_result(key) if cache is not None else None
+        if not isinstance(found, dict):
+            found = {k: [r.repo, r.commit, r.subject, r.path]
+                     for k, r in _removals(git, name, commit, missing, depth).items()}
+            if cache is not None:
+                cache.put_result(key, found)
+        for key_name, (repo, sha, subject, path) in found.items():
+            removals.setdefault(str(key_name), Removal(str(repo), str(sha), str(subject), str(path)))
     return [
         RemovedMention(m, removals[name])
         for name in missing if name in removals
@@ -73,7 +101,10 @@ def removed_mentions(workspace: Workspace, index: WorkspaceIndex, depth: int) ->
 
 def _defined_names(git: GitRepo, commit: str) -> set[str]:
     names: set[str] = set()
-    for line in git.grep_matches(list(_DEFINITION_ANY), commit):
+    lines = git.grep_matches([_DEFINITION_PERL], commit, perl=True)
+    if lines is None:  # git without PCRE: the POSIX patterns one by one
+        lines = [m for p in _DEFINITION_ANY for m in (git.grep_matches([p], commit) or [])]
+    for line in lines:
         found = _IDENT.findall(line)
         if not found:
             continue

@@ -48,12 +48,15 @@ def commit_tree(src: Path, dest: Path) -> Path:
 
 
 def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) not in (0, 1):
-        raise SystemExit(f"bench: {' '.join(cmd)} failed")
+    with tempfile.TemporaryFile() as err:  # not a pipe: a full pipe would block the run
+        start = time.perf_counter()
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode not in (0, 1):
+            err.seek(0)
+            raise SystemExit(f"bench: {' '.join(cmd)} failed: {err.read().decode()[-500:]}")
     return elapsed, usage.ru_maxrss / 1024
 
 
