@@ -1,0 +1,144 @@
+"""The `ghc` notes profile: GHC's own `lint-notes` rules, reproduced exactly.
+
+GHC checks its `Note [Title]` convention with linters/lint-notes over every tracked
+file as raw text (not only comments). anchorcheck's default profile is comment-aware;
+this profile follows lint-notes to the letter, so its broken references can be
+compared with GHC's golden list:
+
+- definition: a line holding `Note [` whose next line holds `~~~` in the three columns
+  where `Note [` starts (the first `Note [` of the line); the name runs to the first
+  `]`. The two lines are consumed: neither holds references.
+- reference: every other `Note [`; the name runs to the first `]`, looking into the
+  next line (joined by one space, its comment leader `--`, `#`, ` *` or `//` and
+  blanks removed); no `]` there, no reference. Names are compared exactly.
+- files: every tracked file but `testsuite/tests/linters/notes.stdout` and
+  `linters/lint-notes/test`, decoded as UTF-8 (a file that is not is skipped);
+  lines split on LF only; rows count from 1, columns from 0 in characters.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from anchorcheck.gitio import GitRepo
+from anchorcheck.workspace import Workspace
+
+EXCLUDED = ("testsuite/tests/linters/notes.stdout", "linters/lint-notes/test")
+_MARK = "Note ["
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class NoteSite:
+    path: str
+    row: int
+    col: int
+    name: str
+    repo: str = ""
+
+    def lint_line(self, kind: str) -> str:
+        return f"{kind}    {self.path}:{self.row}:{self.col}:     Note [{self.name}]"
+
+
+@dataclass
+class NoteDb:
+    defs: dict[str, list[NoteSite]]
+    refs: list[NoteSite]
+
+    def broken(self) -> list[NoteSite]:
+        return [r for r in self.refs if r.name not in self.defs]
+
+    def unreferenced(self) -> list[NoteSite]:
+        cited = {r.name for r in self.refs}
+        return sorted(d for name, sites in self.defs.items() if name not in cited for d in sites)
+
+
+def strip_leader(line: str) -> str:
+    """lint-notes' stripBeginningOfLineComment: blanks, then one of `#`, `--`, ` *`,
+    `//`, then blanks."""
+    i = 0
+    while True:
+        rest = line[i:]
+        if rest.startswith("#"):
+            return rest[1:].lstrip(" ")
+        if rest.startswith("--") or rest.startswith(" *") or rest.startswith("//"):
+            return rest[2:].lstrip(" ")
+        if rest.startswith(" "):
+            i += 1
+            continue
+        return rest.lstrip(" ")
+
+
+def find_notes(path: str, text: str) -> tuple[list[NoteSite], list[NoteSite]]:
+    lines = text.split("\n")
+    if lines and lines[-1] == "" and text.endswith("\n"):
+        lines.pop()  # Data.Text.lines: a final newline ends the last line, it adds none
+    defs: list[NoteSite] = []
+    refs: list[NoteSite] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if i + 1 < len(lines):
+            start = line.find(_MARK)
+            col = len(line) if start < 0 else start
+            if lines[i + 1][col:col + 3] == "~~~":
+                rest = line[col:]
+                name = rest[6:].split("]", 1)[0] if start >= 0 else ""
+                defs.append(NoteSite(path, i + 1, col, name))
+                i += 2
+                continue
+        pos = line.find(_MARK)
+        following = strip_leader(lines[i + 1]) if i + 1 < len(lines) else ""
+        while pos >= 0:
+            tail = line[pos + 6:] + " " + following
+            name, sep, _ = tail.partition("]")
+            if sep:
+                refs.append(NoteSite(path, i + 1, pos, name))
+            pos = line.find(_MARK, pos + 1)
+        i += 1
+    return defs, refs
+
+
+def note_db(workspace: Workspace) -> NoteDb:
+    defs: dict[str, list[NoteSite]] = defaultdict(list)
+    refs: list[NoteSite] = []
+    for spec in workspace.repos:
+        git = GitRepo(spec.path)
+        commit = git.resolve(spec.ref)
+        # Only a file holding "Note [" can define or cite a note (but for lint-notes'
+        # nameless definitions, which no reference can match unless one is nameless
+        # too): git finds those files at C speed, and only they are read.
+        wanted = git.grep_files(_MARK, commit)
+        paths_by_oid: dict[str, list[str]] = defaultdict(list)
+        for e in git.list_tree(commit):
+            if not e.is_submodule and e.path not in EXCLUDED and e.path in wanted:
+                paths_by_oid[e.oid].append(e.path)
+        for oid, data in git.read_blobs(list(paths_by_oid)):
+            if _MARK.encode() not in data:
+                continue
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                continue  # lint-notes skips files that are not UTF-8
+            for path in paths_by_oid[oid]:
+                file_defs, file_refs = find_notes(path, text)
+                for d in file_defs:
+                    defs[d.name].append(NoteSite(d.path, d.row, d.col, d.name, spec.name))
+                refs.extend(NoteSite(r.path, r.row, r.col, r.name, spec.name) for r in file_refs)
+    # lint-notes keeps refs in a set per file: duplicates collapse, order is by location.
+    return NoteDb(dict(defs), sorted(set(refs)))
+
+
+def render_lint_notes(db: NoteDb, mode: str) -> str:
+    if mode == "broken-refs":
+        lines = ["Broken note references (target note not found!):"]
+        lines += [r.lint_line("ref") for r in db.broken()]
+    elif mode == "refs":
+        lines = [r.lint_line("ref") for r in db.refs]
+    elif mode == "defs":
+        lines = [d.lint_line("def") for d in sorted(s for sites in db.defs.values() for s in sites)]
+    else:  # unreferenced
+        lines = [d.lint_line("def") for d in db.unreferenced()]
+    # lint-notes prints with `putStrLn . unlines`: every line, then one empty line.
+    return "\n".join(lines) + "\n\n"
+
