@@ -76,8 +76,8 @@ _SEE_HINT = re.compile(r"(?i:see|per|under|cf\b|described|explained)")
 _PAREN_HINT = re.compile(r"\([ \t\n]*in[ \t\n]")
 
 
-def find_references(comment: Comment) -> Iterator[Reference]:
-    joined = JoinedText.of(comment)
+def find_references(comment: Comment, joined: JoinedText | None = None) -> Iterator[Reference]:
+    joined = joined or JoinedText.of(comment)
     text = joined.text
     if TRIGGER.search(text) is None:
         return

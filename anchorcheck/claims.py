@@ -37,6 +37,8 @@ _RESTATES = re.compile(
     r"\brestates[ \t]+(?:(?P<repo>[A-Za-z0-9_][\w.-]{0,100}):(?!:))?(?P<path>[^\s:]{1,300})"
     r"::(?P<key>[\w.\-\[\]]{1,200})"
 )
+_COLON_DIGIT = re.compile(r":\d")
+_AT_HINT = re.compile(r"\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
 _ANY_PATH = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}")
 _CLAIM_BEFORE = re.compile(
     r"(?:`(?P<code>[^`\n]{1,150})`|(?P<kv>(?:[A-Za-z_][\w.-]{0,80}:[ \t]+){1,6}[\w./\"'-]{1,80})"
@@ -82,7 +84,9 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
     """Claims in a joined comment text; `free(m)` takes a span unless a reference
     found earlier overlaps it."""
     text = joined.text
-    if "(" in text:
+    # Each pattern runs only where its literal occurs (`:` alone is everywhere in
+    # Haskell comments: `::`).
+    if "()" in text:
         for pattern in (_PATH_SYMBOL, _SYMBOL_IN):
             for m in pattern.finditer(text):
                 path = m.group("path").removeprefix("./")
@@ -91,7 +95,7 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
                     yield Reference.make(RefKind.SYMBOL, line, col, _flat(m.group(0)),
                                          name=m.group("name").rsplit(".", 1)[-1],
                                          target_repo=m.group("repo"), target_path=path)
-    if ":" in text:
+    if _COLON_DIGIT.search(text):
         for m in _PATH_LINES.finditer(text):
             path = m.group("path").removeprefix("./")
             if looks_like_path(path) and free(m):
@@ -99,7 +103,7 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
                                      lines=_range(m), claim=claimed_text(text, m.start()))
-    for m in _AT_LINES.finditer(text):
+    for m in _AT_LINES.finditer(text) if _AT_HINT.search(text) else ():
         start = m.start("loc")
         if not free(m):
             continue

@@ -49,10 +49,12 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     else:
         comments = scan(text, language, keep=_INTEREST)
         anchors = list(find_anchors(comments, options.headings))
-    refs = [ref for comment in comments for ref in find_references(comment)]
+    refs: list[Reference] = []
     mentions: dict[str, tuple[str, int, int]] = {}
     for comment in comments:
-        for name, line, col in find_mentions(JoinedText.of(comment)):
+        joined = JoinedText.of(comment)
+        refs.extend(find_references(comment, joined))
+        for name, line, col in find_mentions(joined):
             mentions.setdefault(name, (name, line, col))
     suppressions = tuple(s for comment in comments for s in find_suppressions(comment))
     return BlobIndex(

@@ -135,9 +135,10 @@ class GitRepo:
         fields = [f for f in done.stdout.decode(errors="replace").split("\0") if f]
         return tuple(sorted(set(fields[1:])))
 
-    def grep(self, patterns: list[str], commit: str) -> list[tuple[str, int, str]]:
-        """(path, line, text) of every line at `commit` matching an extended regex."""
-        args = ["grep", "-n", "-I", "-E"]
+    def grep(self, patterns: list[str], commit: str, perl: bool = False) -> list[tuple[str, int, str]] | None:
+        """(path, line, text) of every line at `commit` matching one of the patterns
+        (extended regexes, or PCRE with `perl`); None when git cannot run the search."""
+        args = ["grep", "-n", "-I", "-P" if perl else "-E"]
         for pattern in patterns:
             args += ["-e", pattern]
         try:
@@ -146,7 +147,7 @@ class GitRepo:
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
         if done.returncode not in (0, 1):
-            return []  # a pattern git cannot compile is no reason to stop the check
+            return None  # a pattern git cannot compile is no reason to stop the check
         out = []
         prefix = commit + ":"
         for line in done.stdout.decode(errors="replace").splitlines():

@@ -82,3 +82,13 @@ def definition_pattern(name: str) -> str:
         rf"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype)[[:space:]]+"
         rf"(\([^)]*\)[[:space:]]*)?{n}([^A-Za-z0-9_]|$)|^{n}[[:space:]]*(::|=[^=])"
     )
+
+
+def definition_regex(names: list[str]) -> str:
+    """A PCRE (and Python) regex matching a definition of any of `names`; the name is
+    group `a` (after a keyword) or `b` (a top-level binding or signature)."""
+    alternatives = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
+    return (
+        r"(?:\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype)\s+"
+        rf"(?:\([^)]*\)\s*)?(?P<a>{alternatives})(?![\w$])|^(?P<b>{alternatives})\s*(?:::|=[^=]))"
+    )

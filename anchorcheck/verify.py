@@ -21,7 +21,7 @@ from anchorcheck.gitio import GitRepo
 from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
-from anchorcheck.symbols import defined_symbols, definition_pattern
+from anchorcheck.symbols import defined_symbols, definition_pattern, definition_regex
 from anchorcheck.workspace import Contract, Workspace
 
 FileId = tuple[str, str]
@@ -238,18 +238,22 @@ def _symbols(
 def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str]
 ) -> dict[str, list[tuple[str, str, int]]]:
-    """Where each name is defined now, found by `git grep` at each repo's commit (one
-    search per repo; the files need not be read into Python)."""
+    """Where each name is defined now, found by one `git grep` per repo at its commit
+    (all names in one alternation; the files need not be read into Python)."""
     found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    matcher = re.compile(definition_regex(names))
     for spec in workspace.repos:
         snap = index.snapshots.get(spec.name)
         if snap is None:
             continue
-        hits = GitRepo(spec.path).grep([definition_pattern(n) for n in names], snap.commit)
+        git = GitRepo(spec.path)
+        hits = git.grep([definition_regex(names)], snap.commit, perl=True)
+        if hits is None:  # git without PCRE
+            hits = git.grep([definition_pattern(n) for n in names], snap.commit) or []
         for path, line, text in hits:
-            for name in names:
-                if re.search(definition_pattern(name).replace("[[:space:]]", r"\s"), text):
-                    found[name].append((spec.name, path, line))
+            m = matcher.search(text)
+            if m is not None:
+                found[m.group("a") or m.group("b")].append((spec.name, path, line))
     return found
 
 

@@ -74,7 +74,7 @@ class Settings:
     rules: Selection = field(default_factory=Selection)
     contracts: tuple[Contract, ...] = ()
     # Commits of history AC203 reads for removed definitions; 0 turns the walk off.
-    history_depth: int = 1000
+    history_depth: int = 250
 
 
 @dataclass(frozen=True, slots=True)

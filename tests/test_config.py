@@ -24,5 +24,5 @@ def test_example_config_parses_without_warnings() -> None:
     settings = _read_settings(data, path, warnings)
     assert warnings == []
     assert settings.rules.select == ("AC120",)
-    assert settings.history_depth == 1000
+    assert settings.history_depth == 250
     assert [r["name"] for r in data["repo"]] == ["client", "client-runtime", "backend"]
