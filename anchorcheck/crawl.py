@@ -117,37 +117,31 @@ def index_entries(
         to_read.setdefault(entry.oid, []).append((entry.path, lang))
 
     per_path: dict[str, BlobIndex] = {}
-    pending = []
-    for oid, users in to_read.items():
-        if all((oid, lang, options) in memo for _, lang in users):
-            for path, lang in users:
-                known = memo[(oid, lang, options)]
-                if isinstance(known, str):
-                    skipped.append(SkippedFile(path, known))
-                else:
-                    per_path[path] = known
-        else:
-            pending.append(oid)
 
+    def known(oids: Iterable[str]) -> list[str]:
+        """Take what the memo knows of these blobs; return the oids still unknown."""
+        unknown = []
+        for oid in oids:
+            users = to_read[oid]
+            if not all((oid, lang, options) in memo for _, lang in users):
+                unknown.append(oid)
+                continue
+            for path, lang in users:
+                value = memo[(oid, lang, options)]
+                if isinstance(value, str):
+                    skipped.append(SkippedFile(path, value))
+                else:
+                    per_path[path] = value
+        return unknown
+
+    pending = known(to_read)
     if cache is not None and pending:
         # The persistent cache answers for blobs seen in an earlier run; only the rest
         # are read from git and scanned.
         stored = cache.get_many((oid, lang) for oid in pending for _, lang in to_read[oid])
         for (oid, lang), value in stored.items():
             memo[(oid, lang, options)] = value
-        still = []
-        for oid in pending:
-            users = to_read[oid]
-            if all((oid, lang, options) in memo for _, lang in users):
-                for path, lang in users:
-                    value = memo[(oid, lang, options)]
-                    if isinstance(value, str):
-                        skipped.append(SkippedFile(path, value))
-                    else:
-                        per_path[path] = value
-            else:
-                still.append(oid)
-        pending = still
+        pending = known(pending)
     fresh: list[tuple[str, str, BlobIndex | str]] = []
     files_read = bytes_read = 0
     for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):

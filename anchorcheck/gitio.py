@@ -93,7 +93,16 @@ class GitRepo:
             return self._git("rev-parse", "--verify", "--quiet", "--end-of-options",
                              f"{ref}^{{commit}}").strip()
         except GitError:
+            if not self._git("for-each-ref", "--count=1").strip() and not self._has_head():
+                raise GitError(f"{self.path}: the repository has no commits yet") from None
             raise GitError(f"{self.path}: unknown ref {ref!r}") from None
+
+    def _has_head(self) -> bool:
+        try:
+            self._git("rev-parse", "--verify", "--quiet", "HEAD")
+            return True
+        except GitError:
+            return False
 
     def merge_base(self, a: str, b: str) -> str | None:
         try:

@@ -140,17 +140,22 @@ def to_graphml(g: nx.MultiDiGraph) -> str:
     return "\n".join(nx.generate_graphml(g)) + "\n"
 
 
+def _by_repo(g: nx.MultiDiGraph) -> list[tuple[str, list[str]]]:
+    """Each repo's nodes (the repo node itself aside), repos in name order."""
+    by_repo: dict[str, list[str]] = defaultdict(list)
+    for node, d in g.nodes(data=True):
+        if d["type"] != "repo":
+            by_repo[d["repo"]].append(node)
+    return sorted(by_repo.items())
+
+
 def _dot_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def to_dot(g: nx.MultiDiGraph) -> str:
     lines = ["digraph anchorcheck {", "  rankdir=LR;", '  node [fontname="Helvetica", fontsize=10];']
-    by_repo: dict[str, list[str]] = defaultdict(list)
-    for node, d in g.nodes(data=True):
-        if d["type"] != "repo":
-            by_repo[d["repo"]].append(node)
-    for i, (repo, nodes) in enumerate(sorted(by_repo.items())):
+    for i, (repo, nodes) in enumerate(_by_repo(g)):
         lines.append(f"  subgraph cluster_{i} {{")
         lines.append(f"    label={_dot_string(repo)}; style=rounded; color=grey;")
         for node in sorted(nodes):
@@ -193,11 +198,7 @@ def to_mermaid(g: nx.MultiDiGraph) -> str:
 def _mermaid(g: nx.MultiDiGraph) -> str:
     ids = {node: f"n{i}" for i, node in enumerate(sorted(g.nodes))}
     lines = ["flowchart LR"]
-    by_repo: dict[str, list[str]] = defaultdict(list)
-    for node, d in g.nodes(data=True):
-        if d["type"] != "repo":
-            by_repo[d["repo"]].append(node)
-    for i, (repo, nodes) in enumerate(sorted(by_repo.items())):
+    for i, (repo, nodes) in enumerate(_by_repo(g)):
         lines.append(f'  subgraph r{i}["{_mermaid_text(repo)}"]')
         for node in sorted(nodes):
             d = g.nodes[node]

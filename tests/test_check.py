@@ -303,3 +303,13 @@ def test_unreferenced_anchor_is_off_by_default_and_can_be_enabled(ws: WorkspaceB
     r = ws.check("--enable", "AC120", "--fail-on", "info")
     assert r.code == 1
     assert "r:a.py:1:3: AC120 'LONELY HEADING HERE' is not cited anywhere in the workspace" in r.out
+
+
+def test_empty_repo_and_non_repo_paths_exit_2(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    git(empty, "init", "-q")
+    r = run_cli("check", "--repo", f"e={empty}", cwd=tmp_path)
+    assert (r.code, r.err.strip()) == (2, f"anchorcheck: error: {empty}: the repository has no commits yet")
+    r = run_cli("check", "--repo", f"e={tmp_path / 'missing'}", cwd=tmp_path)
+    assert r.code == 2 and "no such directory" in r.err
