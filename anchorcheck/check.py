@@ -71,7 +71,7 @@ def run_check(
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
-    claims, breaches = verify(workspace, index, resolutions)
+    claims, breaches = verify(workspace, index, resolutions, cache)
     removed: list[RemovedMention] = []
     if any(r.code == "AC203" for r in rules):
         removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache)

@@ -9,11 +9,13 @@ data that rules report; rules never read files.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import decode_blob
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
@@ -74,7 +76,8 @@ class _File:
 
 
 def verify(
-    workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution]
+    workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution],
+    cache: BlobCache | None = None,
 ) -> tuple[list[ClaimCheck], list[ContractBreach]]:
     claims = [
         r for r in resolutions if r.reference.is_claim and r.status is Status.RESOLVED and r.files
@@ -101,7 +104,7 @@ def verify(
                 missing_symbols.append((res, ref.name or ""))
         elif ref.kind is RefKind.FACT:
             checks.extend(_fact(ref, res.files[0], target))
-    checks.extend(_symbols(workspace, index, missing_symbols))
+    checks.extend(_symbols(workspace, index, missing_symbols, cache))
     breaches = [b for c in contracts for b in _contract(c, files)]
     return checks, breaches
 
@@ -215,12 +218,23 @@ def _rewrite_span(ref: Reference, old_span: str, new_span: str) -> tuple[str, st
 
 
 def _symbols(
-    workspace: Workspace, index: WorkspaceIndex, missing: list[tuple[Resolution, str]]
+    workspace: Workspace, index: WorkspaceIndex, missing: list[tuple[Resolution, str]],
+    cache: BlobCache | None = None,
 ) -> list[ClaimCheck]:
     if not missing:
         return []
     names = sorted({name for _, name in missing})
-    homes = _definitions(workspace, index, names)
+    # Where names are defined depends only on the commits and the names: cached so a
+    # run over unchanged repos asks git nothing.
+    commits = ",".join(f"{n}={s.commit}" for n, s in sorted(index.snapshots.items()))
+    key = "symdefs:" + hashlib.sha256(f"{commits}|{chr(10).join(names)}".encode()).hexdigest()
+    stored = cache.get_result(key) if cache is not None else None
+    if isinstance(stored, dict):
+        homes = {str(k): [(str(r), str(p), int(n)) for r, p, n in v] for k, v in stored.items()}
+    else:
+        homes = _definitions(workspace, index, names)
+        if cache is not None:
+            cache.put_result(key, {k: [list(x) for x in v] for k, v in homes.items()})
     out = []
     for res, name in missing:
         repo, path = res.files[0]
