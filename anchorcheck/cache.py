@@ -169,9 +169,13 @@ class BlobCache:
 
 
 def _encode(value: BlobIndex | str) -> str:
+    return json.dumps(encode_blob_index(value), separators=(",", ":"))
+
+
+def encode_blob_index(value: BlobIndex | str) -> dict[str, Any]:
     if isinstance(value, str):
-        return json.dumps({"skip": value})
-    return json.dumps({
+        return {"skip": value}
+    return {
         "a": [[a.name, a.kind.value, a.line, a.col, a.slug] for a in value.anchors],
         "r": [[r.kind.value, r.line, r.col, r.text, r.name, r.target_repo, r.target_path,
                r.relative, list(r.lines) if r.lines else None, r.via_url, r.claim]
@@ -180,13 +184,19 @@ def _encode(value: BlobIndex | str) -> str:
         "n": value.line_count,
         "m": [list(m) for m in value.mentions],
         "s": [[s.first, s.last, list(s.codes), s.line, s.col] for s in value.suppressions],
-    }, separators=(",", ":"))
+    }
 
 
 def _decode(raw: str) -> BlobIndex | str | None:
+    try:
+        return decode_blob_index(json.loads(raw))
+    except ValueError:
+        return None
+
+
+def decode_blob_index(doc: Any) -> BlobIndex | str | None:
     """None when the value is not what this version writes: a miss, never a crash."""
     try:
-        doc = json.loads(raw)
         if "skip" in doc:
             return str(doc["skip"])
         return BlobIndex(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.cache import BlobCache
@@ -79,8 +80,74 @@ def crawl(
 ) -> SnapshotIndex:
     repo = GitRepo(spec.path)
     commit = repo.resolve(spec.ref)
+    # A whole snapshot is cached by commit: a run over an unchanged repo lists no tree
+    # and decodes one row, however many files the repo has.
+    key = snapshot_key(spec, commit, settings)
+    stored = cache.get_result(key) if cache is not None else None
+    if stored is not None:
+        snap = snapshot_from_json(stored, spec)
+        if snap is not None:
+            return snap
     entries = repo.list_tree(commit)
-    return index_entries(repo, spec, commit, entries, settings, memo, progress, cache)
+    snap = index_entries(repo, spec, commit, entries, settings, memo, progress, cache)
+    if cache is not None:
+        cache.put_result(key, snapshot_to_json(snap))
+    return snap
+
+
+def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
+    from anchorcheck.cache import options_key
+
+    return f"snap:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
+
+
+def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
+    from anchorcheck.cache import encode_blob_index
+
+    blob = BlobIndex(snap.anchors, snap.references, 0, 0,
+                     tuple((m.name, m.line, m.col) for m in snap.mentions), snap.suppressions)
+    return {
+        "commit": snap.commit,
+        "paths": sorted(snap.paths),
+        "oids": snap.oids,
+        "lines": snap.line_counts,
+        "skipped": [[s.path, s.reason] for s in snap.skipped],
+        "index": encode_blob_index(blob),
+        "anchor_paths": [a.path for a in snap.anchors],
+        "ref_paths": [r.path for r in snap.references],
+        "mention_paths": [m.path for m in snap.mentions],
+        "suppression_paths": [s.path for s in snap.suppressions],
+    }
+
+
+def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
+    """None when the stored value is not what this version writes (then: rebuild)."""
+    from anchorcheck.cache import decode_blob_index
+
+    try:
+        blob = decode_blob_index(doc["index"])
+        if not isinstance(blob, BlobIndex):
+            return None
+        name = spec.name
+
+        def placed(items: Iterable[Any], key: str) -> list[tuple[Any, str]]:
+            return list(zip(items, (str(p) for p in doc[key]), strict=True))
+
+        return SnapshotIndex(
+            repo=name, ref=spec.ref, commit=str(doc["commit"]),
+            paths=frozenset(str(p) for p in doc["paths"]),
+            anchors=tuple(replace(a, repo=name, path=p) for a, p in placed(blob.anchors, "anchor_paths")),
+            references=tuple(replace(r, repo=name, path=p) for r, p in placed(blob.references, "ref_paths")),
+            line_counts={str(k): int(v) for k, v in doc["lines"].items()},
+            oids={str(k): str(v) for k, v in doc["oids"].items()},
+            skipped=tuple(SkippedFile(str(p), str(r)) for p, r in doc["skipped"]),
+            mentions=tuple(Mention(m[0], name, p, m[1], m[2])
+                           for m, p in placed(blob.mentions, "mention_paths")),
+            suppressions=tuple(replace(x, repo=name, path=p)
+                               for x, p in placed(blob.suppressions, "suppression_paths")),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
 
 
 def index_entries(

@@ -16,6 +16,7 @@ import pytest
 from anchorcheck.cache import BlobCache
 from anchorcheck.check import run_check
 from anchorcheck.crawl import extract_options
+from anchorcheck.repobuilder import commit
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -35,10 +36,15 @@ def test_warm_run_reads_no_blobs_and_finds_the_same(ws: WorkspaceBuilder, tmp_pa
     cold = run_check(workspace, cache=cache)
     assert cold.index.snapshots["r"].files_read == 301
     warm = run_check(workspace, cache=cache)
-    assert warm.index.snapshots["r"].files_read == 0
-    assert cache.hits == 301
+    assert warm.index.snapshots["r"].files_read == 0  # the whole snapshot came from the cache
     assert [f.finding for f in warm.findings] == [f.finding for f in cold.findings]
     assert [f.finding.code for f in warm.findings] == ["AC101"]
+    # A new commit touching one file: that blob is read, the 300 others come from the
+    # blob cache, keyed by blob id.
+    commit(ws.repos["r"], {"pkg/m5.py": "# see MISSING HEADING NUMBER TWO in a.py\n"}, "touch one")
+    changed = run_check(workspace, cache=cache)
+    assert changed.index.snapshots["r"].files_read == 1
+    assert [f.finding.line for f in changed.findings] == [1, 1]
     cache.close()
 
 
@@ -85,6 +91,7 @@ def test_tampered_values_are_misses_not_results(ws: WorkspaceBuilder, tmp_path: 
     cache.close()
     db = sqlite3.connect(tmp_path / "c" / "blobs.sqlite3")
     db.execute("UPDATE blobs SET value = '{\"a\": [[1]], \"r\": 5}'")
+    db.execute("UPDATE results SET value = '{\"commit\": 5, \"paths\": 7}'")
     db.commit()
     db.close()
     cache = BlobCache(tmp_path / "c", extract_options(workspace.settings))
