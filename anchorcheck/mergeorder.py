@@ -12,15 +12,16 @@ base+A+B but not against base+B.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
+from typing import Any
 
 import networkx as nx
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, resolve_change
-from anchorcheck.crawl import BlobMemo, SnapshotIndex, decode_blob, index_entries
+from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl, decode_blob, index_entries
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry
@@ -131,18 +132,17 @@ class Scenarios:
         self.workspace = workspace
         self.memo = memo
         self.gits = {r.name: GitRepo(r.path) for r in workspace.repos}
+        self.cache = cache
         self.base_snaps: dict[str, SnapshotIndex] = {}
-        self.base_entries: dict[str, list[TreeEntry]] = {}
         self.changes: dict[str, Change] = {}
         self._overlays: dict[tuple[str, frozenset[str]], SnapshotIndex] = {}
         self._scenarios: dict[frozenset[str], Resolver] = {}
         self.blobs_read_base = 0
         for spec in workspace.repos:
-            git = self.gits[spec.name]
-            commit = git.resolve(base_refs[spec.name])
-            entries = git.list_tree(commit)
-            self.base_entries[spec.name] = entries
-            snap = index_entries(git, spec, commit, entries, workspace.settings, memo, cache=cache)
+            # The base comes whole from the snapshot cache when the base commit was
+            # seen before (the nightly run saw it): a PR check then reads only what
+            # the PRs touch.
+            snap = crawl(replace(spec, ref=base_refs[spec.name]), workspace.settings, memo, cache=cache)
             self.base_snaps[spec.name] = snap
             self.blobs_read_base += snap.files_read
 
@@ -155,20 +155,19 @@ class Scenarios:
             return self.base_snaps[repo]
         key = (repo, mine)
         if key not in self._overlays:
-            entries = {e.path: e for e in self.base_entries[repo]}
+            changed: dict[str, TreeEntry | None] = {}
             for label in sorted(mine):
                 change = self.changes[label]
                 for path in change.changed:
-                    if path in change.head_entries:
-                        entries[path] = change.head_entries[path]
-                    else:
-                        entries.pop(path, None)
+                    changed[path] = change.head_entries.get(path)
             spec = self.workspace.repo(repo)
             assert spec is not None
             commit = "+".join(self.changes[label].head_commit[:12] for label in sorted(mine))
-            snap = index_entries(self.gits[repo], spec, commit, entries.values(),
-                                 self.workspace.settings, self.memo)
-            self._overlays[key] = snap
+            # Only the changed files are indexed; the rest of the base is kept as is.
+            touched = index_entries(self.gits[repo], spec, commit,
+                                    [e for e in changed.values() if e is not None],
+                                    self.workspace.settings, self.memo, cache=self.cache)
+            self._overlays[key] = overlay(self.base_snaps[repo], touched, set(changed))
         return self._overlays[key]
 
     def resolver(self, labels: Iterable[str]) -> Resolver:
@@ -178,6 +177,30 @@ class Scenarios:
             index = WorkspaceIndex(snaps, self.workspace.repos)
             self._scenarios[key] = Resolver(index, self.workspace.settings.headings)
         return self._scenarios[key]
+
+
+def overlay(base: SnapshotIndex, touched: SnapshotIndex, changed: set[str]) -> SnapshotIndex:
+    """The base snapshot with the changed paths replaced by their new index (a path
+    changed but absent from `touched` was deleted)."""
+    def keep(items: Iterable[Any]) -> tuple[Any, ...]:
+        return tuple(x for x in items if x.path not in changed)
+
+    oids = {p: o for p, o in base.oids.items() if p not in changed} | touched.oids
+    lines = {p: n for p, n in base.line_counts.items() if p not in changed} | touched.line_counts
+    return replace(
+        base,
+        commit=touched.commit,
+        paths=frozenset(p for p in base.paths if p not in changed) | touched.paths,
+        anchors=keep(base.anchors) + touched.anchors,
+        references=keep(base.references) + touched.references,
+        line_counts=lines,
+        oids=oids,
+        skipped=keep(base.skipped) + touched.skipped,
+        mentions=keep(base.mentions) + touched.mentions,
+        suppressions=keep(base.suppressions) + touched.suppressions,
+        files_read=touched.files_read,
+        bytes_read=touched.bytes_read,
+    )
 
 
 def analyse(
@@ -207,7 +230,8 @@ def analyse(
     _versions(world, result, version_files)
     _facts(world, result)
     result.blobs_read_base = world.blobs_read_base
-    result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values()) - world.blobs_read_base
+    # The base is read through crawl's own git objects; these count only the changes.
+    result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values())
     return result
 
 
