@@ -15,17 +15,16 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from anchorcheck import __version__
-from anchorcheck.check import CheckResult, FingerprintedFinding, run_check
 from anchorcheck.errors import AnchorcheckError
 from anchorcheck.finding import Severity
-from anchorcheck.graph import anchor_node, citation_count
 from anchorcheck.report import render_json, render_text, safe_text
-from anchorcheck.resolve import Status
-from anchorcheck.rules import REGISTRY, rule_by_name_or_code
 from anchorcheck.workspace import Workspace, load_workspace
 
 if TYPE_CHECKING:
+    # The pipeline (networkx, the rules) loads on first use, so a command that does
+    # not need it (notes, rules) starts fast.
     from anchorcheck.cache import BlobCache
+    from anchorcheck.check import CheckResult, FingerprintedFinding
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -85,6 +84,8 @@ def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
     progress = None
     if not params.get("quiet") and sys.stderr.isatty() and not os.environ.get("CI"):
         progress = _progress_bar()
+    from anchorcheck.check import run_check
+
     try:
         return run_check(ws, cache=cache, progress=progress, **kwargs)
     finally:
@@ -242,6 +243,8 @@ def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], 
 
 
 def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
+    from anchorcheck.graph import anchor_node, citation_count
+
     rows = []
     for anchor in sorted(result.index.anchors, key=lambda a: (a.repo, a.path, a.line, a.col)):
         rows.append({
@@ -265,6 +268,8 @@ def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
 def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
          fmt: str, show_all: bool) -> None:
     """List every reference and what it resolved to."""
+    from anchorcheck.resolve import Status
+
     result = _run(_workspace(config, repos, refs))
     rows: list[dict[str, Any]] = []
     for res in sorted(result.resolutions, key=lambda r: (r.reference.repo, r.reference.path,
@@ -453,6 +458,8 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
               show_default=True, help="markdown: the page docs/rules.md is generated from.")
 def rules(code: str | None, fmt: str) -> None:
     """List the rules, or print one rule's documentation."""
+    from anchorcheck.rules import REGISTRY, rule_by_name_or_code
+
     if fmt == "markdown":
         from anchorcheck.rulesdoc import rules_markdown
 

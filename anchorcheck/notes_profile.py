@@ -75,19 +75,28 @@ def find_notes(path: str, text: str) -> tuple[list[NoteSite], list[NoteSite]]:
         lines.pop()  # Data.Text.lines: a final newline ends the last line, it adds none
     defs: list[NoteSite] = []
     refs: list[NoteSite] = []
-    i = 0
-    while i < len(lines):
+    # Only two kinds of line matter: one holding "Note [", and one right above a line
+    # holding "~~~" (it may start a definition, even a nameless one, which consumes
+    # the line below). Walking just those, in order, gives lint-notes' result.
+    marked = [i for i, line in enumerate(lines) if _MARK in line or "~~~" in line]
+    starts = sorted({i for i in marked if _MARK in lines[i]}
+                    | {i - 1 for i in marked if i > 0 and "~~~" in lines[i]})
+    consumed = -1
+    for i in starts:
+        if i <= consumed:
+            continue
         line = lines[i]
         if i + 1 < len(lines):
             start = line.find(_MARK)
             col = len(line) if start < 0 else start
             if lines[i + 1][col:col + 3] == "~~~":
-                rest = line[col:]
-                name = rest[6:].split("]", 1)[0] if start >= 0 else ""
+                name = line[col + 6:].split("]", 1)[0] if start >= 0 else ""
                 defs.append(NoteSite(path, i + 1, col, name))
-                i += 2
+                consumed = i + 1
                 continue
         pos = line.find(_MARK)
+        if pos < 0:
+            continue
         following = strip_leader(lines[i + 1]) if i + 1 < len(lines) else ""
         while pos >= 0:
             tail = line[pos + 6:] + " " + following
@@ -95,7 +104,6 @@ def find_notes(path: str, text: str) -> tuple[list[NoteSite], list[NoteSite]]:
             if sep:
                 refs.append(NoteSite(path, i + 1, pos, name))
             pos = line.find(_MARK, pos + 1)
-        i += 1
     return defs, refs
 
 

@@ -12,10 +12,12 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from anchorcheck.check import CheckResult, FingerprintedFinding
 from anchorcheck.finding import Finding, Severity
+
+if TYPE_CHECKING:  # the check pipeline is heavy to import; reporters only name its types
+    from anchorcheck.check import CheckResult, FingerprintedFinding
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
