@@ -340,15 +340,16 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
 @workspace_options
 @click.argument("mode", type=click.Choice(["broken-refs", "refs", "defs", "unreferenced"]),
                 default="broken-refs")
-@click.option("--profile", type=click.Choice(["ghc"]), default="ghc", show_default=True,
-              help="ghc: GHC's linters/lint-notes rules, over every tracked file as raw text.")
+@click.option("--profile", type=click.Choice(["ghc", "loose"]), default="ghc", show_default=True,
+              help="ghc: GHC's linters/lint-notes rules, over every tracked file as raw text. "
+                   "loose (PyTorch-like): any case, blanks in the brackets, no underline needed.")
 def notes(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           mode: str, profile: str) -> None:
     """GHC-style Notes, exactly as GHC's `lint-notes MODE` reports them (its output
     format), for comparison with GHC's golden list. Exit 1 when broken-refs finds any."""
     from anchorcheck.notes_profile import note_db, render_lint_notes
 
-    db = note_db(_workspace(config, repos, refs))
+    db = note_db(_workspace(config, repos, refs), profile)
     click.echo(safe_text(render_lint_notes(db, mode)), nl=False)
     if mode == "broken-refs" and db.broken():
         sys.exit(EXIT_FINDINGS)

@@ -178,6 +178,16 @@ class GitRepo:
         return {p[len(prefix):] if p.startswith(prefix) else p
                 for p in done.stdout.decode(errors="surrogateescape").split("\0") if p}
 
+    def grep_files_icase(self, fixed: str, commit: str) -> set[str]:
+        """Like grep_files, ignoring case."""
+        done = subprocess.run(
+            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-i", "-F", "-e", fixed, commit, "--"],
+            capture_output=True, check=False,
+        )
+        prefix = commit + ":"
+        return {p[len(prefix):] if p.startswith(prefix) else p
+                for p in done.stdout.decode(errors="surrogateescape").split("\0") if p}
+
     def grep_matches(self, patterns: list[str], commit: str, perl: bool = False) -> list[str] | None:
         """The matching parts (`git grep -o -h`) of every line at `commit`; None when
         git cannot run the search (a PCRE pattern on a git built without PCRE)."""

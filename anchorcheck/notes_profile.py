@@ -18,6 +18,7 @@ compared with GHC's golden list:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -107,7 +108,35 @@ def find_notes(path: str, text: str) -> tuple[list[NoteSite], list[NoteSite]]:
     return defs, refs
 
 
-def note_db(workspace: Workspace) -> NoteDb:
+_LOOSE = re.compile(r"(?i)\bnote[ \t]*\[(?P<name>[^\[\]\n]{1,200})\]")
+_LOOSE_LEADER = re.compile(r"^[ \t]*(?:#+|//+|--+|;+|/?\*+|\{-)?[ \t]*$")
+
+
+def loose_key(name: str) -> str:
+    """Names compare without case, and with blanks folded and trimmed."""
+    return " ".join(name.split()).casefold()
+
+
+def find_notes_loose(path: str, text: str) -> tuple[list[NoteSite], list[NoteSite]]:
+    """PyTorch-like trees: `note [x]` in any case, blanks inside the brackets, and a
+    definition is a line that starts with the note (after its comment leader), with or
+    without an underline, alone on its line; every other mention is a reference."""
+    defs: list[NoteSite] = []
+    refs: list[NoteSite] = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        if "[" not in line:
+            continue
+        for m in _LOOSE.finditer(line):
+            site = NoteSite(path, number, m.start(), loose_key(m.group("name")))
+            heading = _LOOSE_LEADER.match(line[:m.start()]) and not line[m.end():].strip(" \t:-=~*/")
+            if heading:
+                defs.append(site)
+            else:
+                refs.append(site)
+    return defs, refs
+
+
+def note_db(workspace: Workspace, profile: str = "ghc") -> NoteDb:
     defs: dict[str, list[NoteSite]] = defaultdict(list)
     refs: list[NoteSite] = []
     for spec in workspace.repos:
@@ -116,25 +145,27 @@ def note_db(workspace: Workspace) -> NoteDb:
         # Only a file holding "Note [" can define or cite a note (but for lint-notes'
         # nameless definitions, which no reference can match unless one is nameless
         # too): git finds those files at C speed, and only they are read.
-        wanted = git.grep_files(_MARK, commit)
+        wanted = git.grep_files(_MARK, commit) if profile == "ghc" else git.grep_files_icase("note", commit)
         paths_by_oid: dict[str, list[str]] = defaultdict(list)
         for e in git.list_tree(commit):
             if not e.is_submodule and e.path not in EXCLUDED and e.path in wanted:
                 paths_by_oid[e.oid].append(e.path)
         for oid, data in git.read_blobs(list(paths_by_oid)):
-            if _MARK.encode() not in data:
+            if profile == "ghc" and _MARK.encode() not in data:
                 continue
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 continue  # lint-notes skips files that are not UTF-8
             for path in paths_by_oid[oid]:
-                file_defs, file_refs = find_notes(path, text)
+                finder = find_notes_loose if profile == "loose" else find_notes
+                file_defs, file_refs = finder(path, text)
                 for d in file_defs:
                     defs[d.name].append(NoteSite(d.path, d.row, d.col, d.name, spec.name))
                 refs.extend(NoteSite(r.path, r.row, r.col, r.name, spec.name) for r in file_refs)
     # lint-notes keeps refs in a set per file: duplicates collapse, order is by location.
     return NoteDb(dict(defs), sorted(set(refs)))
+
 
 
 def render_lint_notes(db: NoteDb, mode: str) -> str:

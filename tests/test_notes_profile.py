@@ -71,3 +71,19 @@ def test_broken_refs_in_lint_notes_format(ws: WorkspaceBuilder) -> None:
     ]
     unreferenced = run_cli("notes", "unreferenced", "--repo", f"ghc={ws.repos['ghc']}", cwd=ws.root).out
     assert "Note [Twice]" in unreferenced and "Note [Defined]" not in unreferenced
+
+
+def test_loose_profile_for_pytorch_like_trees(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.notes_profile import find_notes_loose
+
+    defs, refs = find_notes_loose("a.py", "# NOTE [ Autograd Hooks ]\n# text\nx = 1  # see note [autograd  hooks]\n"
+                                          "# Note [Other]: explained below\n# See Note [Missing one]\n")
+    assert [(d.row, d.name) for d in defs] == [(1, "autograd hooks")]
+    assert [(r.row, r.name) for r in refs] == [(3, "autograd hooks"), (4, "other"), (5, "missing one")]
+    ws.repo("torch", {
+        "a.py": "# NOTE [ Autograd Hooks ]\n# text\n",
+        "b.cpp": "// See Note [autograd hooks] and note [Gone Away]\n",
+    })
+    r = run_cli("notes", "broken-refs", "--profile", "loose", "--repo", f"torch={ws.repos['torch']}", cwd=ws.root)
+    assert r.code == 1
+    assert r.out.splitlines()[1:] == ["ref    b.cpp:1:33:     Note [gone away]", ""]
