@@ -57,6 +57,7 @@ _NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200
 _MD_LINK = re.compile(
     r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
 )
+_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
 _BLOB_URL = re.compile(
     r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
     r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
@@ -127,7 +128,12 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
             ref = _heading_reference(joined, m, pattern is _FRAGMENT)
             if ref is not None and free(m):
                 yield ref
-    yield from claims.find_claims(joined, free)
+    # Docstrings are full of example output ("at test_module.py:2"): their line and
+    # symbol claims are not claims. A URL's path is not a file of ours either.
+    if comment.kind != "docstring":
+        for m in _URL.finditer(text):
+            taken.append(m.span())
+        yield from claims.find_claims(joined, free)
 
 
 def _flat(text: str) -> str:
@@ -147,10 +153,11 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
     line, col = joined.locate(m.start())
     text = _flat(m.group(0))
     if fragment and groups.get("l1"):
-        first = int(groups["l1"])
-        last = int(groups["l2"] or first)
+        span = claims.line_range(groups["l1"], groups.get("l2"))
+        if span is None:
+            return None
         return Reference.make(RefKind.LINES, line, col, text, target_repo=repo,
-                              target_path=path, lines=(first, last),
+                              target_path=path, lines=span,
                               claim=claims.claimed_text(joined.text, m.start()))
     if fragment and groups.get("slug"):
         return Reference.make(RefKind.SLUG, line, col, text, name=groups["slug"],
@@ -185,10 +192,12 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
         return Reference.make(RefKind.SLUG, line, col, text, name=frag, relative=True,
                               target_path=None)
     lines = re.fullmatch(r"L(\d+)(?:-L(\d+))?", frag)
-    if lines:
-        first = int(lines.group(1))
+    span = claims.line_range(lines.group(1), lines.group(2)) if lines else None
+    if span is not None:
         return Reference.make(RefKind.LINES, line, col, text, target_path=path, relative=True,
-                              lines=(first, int(lines.group(2) or first)))
+                              lines=span)
+    if lines:
+        return Reference.make(RefKind.PATH, line, col, text, target_path=path, relative=True)
     if frag:
         return Reference.make(RefKind.SLUG, line, col, text, name=frag, target_path=path,
                               relative=True)
@@ -201,10 +210,10 @@ def _blob_url_reference(joined: JoinedText, m: re.Match[str]) -> Reference:
     # name or configured URL, and ignores the link when none matches.
     repo = f"{m.group('owner')}/{m.group('name')}"
     path = m.group("path").rstrip(".,;:")
-    if m.group("l1"):
-        first = int(m.group("l1"))
+    span = claims.line_range(m.group("l1"), m.group("l2")) if m.group("l1") else None
+    if span is not None:
         return Reference.make(RefKind.LINES, line, col, m.group(0), target_repo=repo,
-                              target_path=path, lines=(first, int(m.group("l2") or first)),
+                              target_path=path, lines=span,
                               via_url=True, claim=claims.claimed_text(joined.text, m.start()))
     return Reference.make(RefKind.PATH, line, col, m.group(0), target_repo=repo,
                           target_path=path, via_url=True)

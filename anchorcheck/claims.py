@@ -98,16 +98,23 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
     if _COLON_DIGIT.search(text):
         for m in _PATH_LINES.finditer(text):
             path = m.group("path").removeprefix("./")
-            if looks_like_path(path) and free(m):
+            span = _range(m)
+            if span is not None and looks_like_path(path) and free(m):
                 line, col = joined.locate(m.start())
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
-                                     lines=_range(m), claim=claimed_text(text, m.start()))
+                                     lines=span, claim=claimed_text(text, m.start()))
     for m in _AT_LINES.finditer(text) if _AT_HINT.search(text) else ():
         start = m.start("loc")
-        if not free(m):
+        span = _range(m)
+        if span is None:
             continue
         named = m.group("path")
+        claim = claimed_text(text, start)
+        if m.group("loc").strip() != ":" and claim is None and named is None:
+            continue  # "on line 1" in prose claims nothing; `at :27` and "`x` on line 3" do
+        if not free(m):
+            continue
         if named is not None and looks_like_path(named):
             last: tuple[str | None, str] | None = (m.group("repo"), named.removeprefix("./"))
         else:
@@ -116,7 +123,7 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
         yield Reference.make(RefKind.LINES, line, col, _flat(text[start:m.end()]),
                              target_repo=last[0] if last else None,
                              target_path=last[1] if last else None,
-                             lines=_range(m), claim=claimed_text(text, start))
+                             lines=span, claim=claim)
     if "restates" in text:
         literal = literal_of(joined.comment.code)
         for m in _RESTATES.finditer(text):
@@ -127,10 +134,15 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
                                      claim=literal)
 
 
-def _range(m: re.Match[str]) -> tuple[int, int]:
-    first = int(m.group("l1"))
-    last = int(m.group("l2") or first)
-    return (first, max(first, last))
+def _range(m: re.Match[str]) -> tuple[int, int] | None:
+    """The line range written, or None for one that names no line (`:0`)."""
+    return line_range(m.group("l1"), m.group("l2"))
+
+
+def line_range(first_text: str, last_text: str | None) -> tuple[int, int] | None:
+    first = int(first_text)
+    last = int(last_text or first_text)
+    return None if first < 1 else (first, max(first, last))
 
 
 def _last_path(text: str, end: int) -> tuple[str | None, str] | None:

@@ -11,7 +11,8 @@ import re
 
 from anchorcheck.languages import language_of
 
-RUN_START = r"(?<![A-Za-z0-9_.~/+@:-])"
+# A backslash starts no run either: `C:\\foo\\bar.py:12` is a Windows path, not bar.py.
+RUN_START = r"(?<![A-Za-z0-9_.~/+@:\\-])"
 REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}):(?=[A-Za-z_.~])"
 PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{0,300}[A-Za-z0-9_+-])"
 

@@ -105,3 +105,17 @@ def test_github_blob_urls() -> None:
 
 def test_references_only_inside_comments() -> None:
     assert refs(f'msg = "see {H} in client/templates/deploy.yaml"\n') == []
+
+
+def test_claims_that_are_not_claims() -> None:
+    # A line 0, a Windows path, a URL's path, prose "on line 1": nothing to check.
+    assert refs("# x.py:0 and y.md#L0 see [a](b.md#L0)\n") == [("path", None, None, "b.md")]
+    assert refs('# Make sure it works for "clear C:\\\\foo\\\\bar.py:12"\n') == []
+    assert refs("# See http://bugs.example.org/diff/1/Lib/zipapp.py#newcode67Lib/zipapp.py:67\n") == []
+    assert refs("# expected an indented block after 'while' statement on line 1\n") == []
+    assert refs("# `strategy: Recreate` on line 3 of deploy.yaml\n") == [("lines", None, None, "deploy.yaml")]
+
+
+def test_docstrings_make_no_line_claims() -> None:
+    src = 'def f():\n    """\n    1   no   yes   at test_module.py:2\n    """\n'
+    assert refs(src) == []
