@@ -227,7 +227,13 @@ def index_entries(
                 continue
             cached = memo.get(key)
             if not isinstance(cached, BlobIndex):
-                cached = memo[key] = extract(text, lang, options)
+                try:
+                    cached = memo[key] = extract(text, lang, options)
+                except Exception as exc:  # a bug of ours on odd text: skip the file, go on
+                    reason = f"not read: {type(exc).__name__}: {exc}"[:200]
+                    memo[key] = reason
+                    skipped.append(SkippedFile(path, reason))
+                    continue
                 fresh.append((oid, lang, cached))
             per_path[path] = cached
     if cache is not None:
