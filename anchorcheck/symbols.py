@@ -86,9 +86,10 @@ def definition_pattern(name: str) -> str:
 
 def definition_regex(names: list[str]) -> str:
     """A PCRE (and Python) regex matching a definition of any of `names`; the name is
-    group `a` (after a keyword) or `b` (a top-level binding or signature)."""
+    group `a` (after a keyword) or `b` (a top-level binding, signature or C function)."""
     alternatives = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
+    # `^name (` is a C function whose return type stands on the line above (GNU style).
     return (
         r"(?:\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype)\s+"
-        rf"(?:\([^)]*\)\s*)?(?P<a>{alternatives})(?![\w$])|^(?P<b>{alternatives})\s*(?:::|=[^=]))"
+        rf"(?:\([^)]*\)\s*)?(?P<a>{alternatives})(?![\w$])|^(?P<b>{alternatives})\s*(?:::|=[^=]|\())"
     )
