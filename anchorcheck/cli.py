@@ -136,11 +136,11 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
               default="error", show_default=True,
               help="Exit 1 when a finding at or above this severity remains.")
 @click.option("--select", "select", multiple=True, metavar="CODES",
-              help="Rule codes or prefixes to run (AC1, AC201,AC202; ALL); longest prefix wins.")
+              help="Run only these rule codes or prefixes (AC1, AC201,AC202; ALL); longest prefix wins.")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",
               help="Rule codes or prefixes not to run.")
 @click.option("--enable", "enable", multiple=True, metavar="CODE",
-              help="Same as --select: turn on a rule that is off by default (AC120, AC901).")
+              help="Add rules to the default set (AC120, AC901, which are off by default).")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Report only findings not in this baseline; name stale entries.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
@@ -159,7 +159,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
 
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs)
-    selection = ws.settings.rules.plus(select=(*select, *enable), ignore=ignore)
+    selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
     result = _run(ws, selection=selection)
     findings = list(result.findings)
     if changed_only:

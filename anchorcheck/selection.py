@@ -12,26 +12,35 @@ from anchorcheck.finding import Finding, Severity
 
 @dataclass(frozen=True, slots=True)
 class Selection:
+    """As in ruff: `select` names the rules to run (the defaults when empty), `extend`
+    adds to them (`--enable AC120`), `ignore` takes away."""
+
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     severity: tuple[tuple[str, Severity], ...] = ()
+    extend: tuple[str, ...] = ()
 
-    def plus(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        return replace(self, select=self.select + tuple(_norm(select)),
-                       ignore=self.ignore + tuple(_norm(ignore)))
+    def plus(self, select: Iterable[str] = (), ignore: Iterable[str] = (),
+             extend: Iterable[str] = ()) -> Selection:
+        chosen = tuple(_norm(select))
+        return replace(self, select=chosen or self.select,
+                       ignore=self.ignore + tuple(_norm(ignore)),
+                       extend=self.extend + tuple(_norm(extend)))
 
     def validate(self, codes: Iterable[str]) -> None:
         known = list(codes)
-        for prefix in (*self.select, *self.ignore, *(p for p, _ in self.severity)):
+        for prefix in (*self.select, *self.extend, *self.ignore, *(p for p, _ in self.severity)):
             if not any(code.startswith(prefix) for code in known):
                 raise ConfigError(f"unknown rule code or prefix {prefix!r} (see 'anchorcheck rules')")
 
     def enabled(self, code: str, by_default: bool) -> bool:
-        """The longest prefix that matches decides; between equals, ignore wins."""
-        best_select = max((len(p) for p in self.select if code.startswith(p)), default=-1)
+        """The longest prefix that matches decides; between equals, ignore wins. A rule
+        no prefix names runs by default only when nothing was selected."""
+        chosen = (*self.select, *self.extend)
+        best_select = max((len(p) for p in chosen if code.startswith(p)), default=-1)
         best_ignore = max((len(p) for p in self.ignore if code.startswith(p)), default=-1)
         if best_select < 0 and best_ignore < 0:
-            return by_default
+            return by_default and not self.select
         return best_select > best_ignore
 
     def apply_severity(self, finding: Finding) -> Finding:

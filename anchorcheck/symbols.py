@@ -22,6 +22,7 @@ _C_FUNCTION = re.compile(
     r"(?m)^[A-Za-z_][\w:<>,*& \t]{0,200}?[ \t*&]([A-Za-z_]\w*)[ \t]*\([^;{}\n]{0,300}\)[ \t]*"
     r"(?:const[ \t]*)?(?:\{|$)"
 )
+_C_LINE_START = re.compile(r"(?m)^([A-Za-z_]\w*)[ \t]*\([^;\n]*$")  # GNU style: type on the line above
 _METHOD = re.compile(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
                      r"([A-Za-z_$][\w$]*)[ \t]*\([^;\n]{0,300}\)[ \t]*\{")
 _HASKELL = re.compile(r"(?m)^([a-z_][\w']*)[ \t]*::|^(?:data|newtype|type|class)[ \t]+([A-Z][\w']*)")
@@ -47,7 +48,7 @@ def defined_symbols(text: str, language: str | None) -> dict[str, int]:
     elif language == "make":
         patterns = (_MAKE,)
     elif language in ("c", "js", "rust"):
-        patterns = (_GENERIC, _ASSIGNED_FN, _C_FUNCTION, _METHOD)
+        patterns = (_GENERIC, _ASSIGNED_FN, _C_FUNCTION, _C_LINE_START, _METHOD)
     else:
         patterns = (_GENERIC, _ASSIGNED_FN)
     for pattern in patterns:

@@ -239,6 +239,8 @@ def _symbols(
     for res, name in missing:
         repo, path = res.files[0]
         places = homes.get(name, [])
+        if any((r, p) == (repo, path) for r, p, _ in places):
+            continue  # git's search finds it in that very file: our patterns missed it
         msg = f"{repo}:{path} does not define {name}()"
         if places:
             shown = ", ".join(f"{r}:{p}:{n}" for r, p, n in places[:3])

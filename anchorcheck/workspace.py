@@ -29,7 +29,7 @@ _SETTING_KEYS = {
     "heading-needs-body": bool,
     "history-depth": int,
 }
-# `enable`/`disable` are older names of `select`/`ignore`, still read.
+# `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
 _RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity"})
 
 
@@ -243,9 +243,10 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
         rules=Selection(
-            select=parse_codes(_codes(rules, "select", path) + _codes(rules, "enable", path)),
+            select=parse_codes(_codes(rules, "select", path)),
             ignore=parse_codes(_codes(rules, "ignore", path) + _codes(rules, "disable", path)),
             severity=_severities(rules, path),
+            extend=parse_codes(_codes(rules, "enable", path)),
         ),
     )
 

@@ -123,6 +123,7 @@ def test_several_formats_at_once_and_output_file(ws: WorkspaceBuilder) -> None:
 @pytest.mark.parametrize(("select", "ignore", "code", "expected"), [
     ((), (), "AC101", True),
     ((), (), "AC120", False),  # off by default
+    (("AC101",), (), "AC102", False),  # a selection replaces the default set
     (("AC1",), (), "AC120", True),  # selecting a prefix turns its rules on
     ((), ("AC1",), "AC101", False),
     (("AC101",), ("AC1",), "AC101", True),  # the longer prefix wins
@@ -148,6 +149,9 @@ def test_select_ignore_on_the_command_line_and_severity_in_config(ws: WorkspaceB
     assert [(f["code"], f["severity"]) for f in json.loads(r.out)["findings"]] == [("AC110", "error")]
     assert r.code == 1
     assert run_cli("check", "--select", "XX9", cwd=ws.root).code == 2
+    # --select names the whole set (as in ruff); --enable adds to the defaults.
+    only = run_cli("check", "--select", "AC101", "--format", "json", "--config", "anchorcheck.toml", cwd=ws.root)
+    assert {f["code"] for f in json.loads(only.out)["findings"]} <= {"AC101"}
 
 
 def test_inline_suppressions_and_unused_ones(ws: WorkspaceBuilder) -> None:

@@ -23,6 +23,6 @@ def test_example_config_parses_without_warnings() -> None:
     warnings: list[str] = []
     settings = _read_settings(data, path, warnings)
     assert warnings == []
-    assert settings.rules.select == ("AC120",)
+    assert settings.rules.extend == ("AC120",) and settings.rules.select == ()
     assert settings.history_depth == 250
     assert [r["name"] for r in data["repo"]] == ["client", "client-runtime", "backend"]
