@@ -57,16 +57,25 @@ class BlobCache:
             try:
                 db = sqlite3.connect(self.path, timeout=30, isolation_level=None)
                 db.execute("PRAGMA busy_timeout = 30000")
+                # One read transaction, so another process creating the file cannot
+                # be caught half-way (tables made, application id not yet set).
+                db.execute("BEGIN")
                 app_id = db.execute("PRAGMA application_id").fetchone()[0]
                 version = db.execute("PRAGMA user_version").fetchone()[0]
                 tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+                db.execute("COMMIT")
                 if tables == 0:
                     self._create(db)
                 elif app_id != _APPLICATION_ID or version != _SCHEMA:
                     db.close()
                     raise sqlite3.DatabaseError("not an anchorcheck cache of this version")
-                db.execute("PRAGMA journal_mode = WAL")
+                self._wal(db)
                 return db
+            except sqlite3.OperationalError as exc:
+                # Locked or busy past the timeout: another run holds it. Never delete
+                # a cache that is merely in use; run without it this time.
+                self._warn(f"cache {self.path} is busy ({exc}); running without it")
+                return None
             except sqlite3.DatabaseError as exc:
                 if attempt == 2:
                     self._warn(f"cache {self.path} unusable ({exc}); running without it")
@@ -74,6 +83,16 @@ class BlobCache:
                 self._warn(f"cache {self.path} is damaged or foreign ({exc}); rebuilding it")
                 self._remove()
         return None
+
+    @staticmethod
+    def _wal(db: sqlite3.Connection) -> None:
+        """WAL lets readers and a writer work at once; it is an optimisation, so a run
+        that cannot switch (another process is using the file) goes on without it."""
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode = WAL")
+        except sqlite3.OperationalError:
+            pass
 
     @staticmethod
     def _create(db: sqlite3.Connection) -> None:
