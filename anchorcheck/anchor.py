@@ -12,6 +12,7 @@ class AnchorKind(StrEnum):
     CAPS = "caps-heading"
     NOTE = "note"
     MARKDOWN = "markdown-heading"
+    HADDOCK = "haddock-anchor"  # `-- #name#` in Haskell, cited as `[text](#name)`
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,16 +13,17 @@ from anchorcheck.anchor import Anchor
 from anchorcheck.citations import TRIGGER, find_references
 from anchorcheck.claims import find_mentions
 from anchorcheck.comment import JoinedText
-from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors
+from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors, haddock_anchors
 from anchorcheck.markdown import read_markdown
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 3
+EXTRACTOR_VERSION = 4
 
 # A comment block is only built when it may hold an anchor or a reference.
 _INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")
+_HADDOCK_KEEP = re.compile(f"{_INTEREST.pattern}|#[A-Za-z][\\w-]*#")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +48,10 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         comments, md_anchors = read_markdown(text)
         anchors = md_anchors if options.markdown else []
     else:
-        comments = scan(text, language, keep=_INTEREST)
+        comments = scan(text, language, keep=_HADDOCK_KEEP if language == "haskell" else _INTEREST)
         anchors = list(find_anchors(comments, options.headings))
+        if language == "haskell":
+            anchors.extend(haddock_anchors(comments))
     refs: list[Reference] = []
     mentions: dict[str, tuple[str, int, int]] = {}
     for comment in comments:

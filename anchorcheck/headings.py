@@ -141,3 +141,19 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
 def note_definition_spans(comment: Comment) -> set[tuple[int, int]]:
     """(line, col) of each Note definition in `comment`, so it is not also a reference."""
     return {(a.line, a.col) for a in _notes(comment)}
+
+
+_HADDOCK_ANCHOR = re.compile(r"(?<![\w#])#(?P<name>[A-Za-z][\w-]{0,100})#(?![\w#])")
+
+
+def haddock_anchors(comments: list[Comment]) -> Iterator[Anchor]:
+    """Haddock's named anchors, `-- #laws#`: targets of `[Laws](#laws)` links."""
+    for comment in comments:
+        for cl in comment.lines:
+            if "#" not in cl.text:
+                continue
+            for m in _HADDOCK_ANCHOR.finditer(cl.text):
+                name = m.group("name")
+                if name.isupper():
+                    continue  # `{-#UNPACK#-}` is a pragma, not an anchor
+                yield Anchor.make(name, AnchorKind.HADDOCK, cl.line, cl.col + m.start(), slug=name)

@@ -128,3 +128,12 @@ def test_docstring_section_titles_are_not_caps_headings() -> None:
     assert anchors(src, "python") == []
     note = 'def f():\n    """\n    Note [Docstring note]\n    ~~~~~~~~~~~~~~~~~~~~~\n    Text.\n    """\n'
     assert [a[:2] for a in anchors(note, "python")] == [("note", "Docstring note")]
+
+
+def test_haddock_named_anchors_are_link_targets() -> None:
+    src = "-- | Satisfies the [laws](#laws).\nf = 1\n\n-- $laws\n-- #laws#\n-- The laws.\n"
+    got = extract(src, "haskell", ExtractOptions())
+    assert [(a.kind, a.name, a.line) for a in got.anchors] == [(AnchorKind.HADDOCK, "laws", 5)]
+    assert [(r.kind.value, r.name) for r in got.references] == [("fragment", "laws")]
+    assert extract("/* #notananchor# */\n", "c", ExtractOptions()).anchors == ()
+    assert extract("data T = T {-#UNPACK#-} !Int\n", "haskell", ExtractOptions()).anchors == ()
