@@ -3,7 +3,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from anchorcheck.anchor import Anchor
+from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
@@ -16,14 +16,15 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
 
     What: a caps heading defined twice in one file, or a `Note [Title]` defined twice
     in the workspace (notes are cited without a location, so their scope is the
-    workspace). Markdown headings are exempt: GitHub numbers repeats (`#usage-1`).
+    workspace). Markdown headings are exempt (GitHub numbers repeats, `#usage-1`), and
+    so are Haddock anchors (`#name#`, often written again where meant as a link).
     Why: a citation can only mean one of them; the other is unreachable or
     silently confused with the first.
     Example: two `# ROLLBACK ON THE DEGRADED PATH` comments in one template.
     """
     scopes: dict[tuple[str, ...], list[Anchor]] = defaultdict(list)
     for anchor in ctx.index.anchors:
-        if anchor.kind.value != "markdown-heading":
+        if anchor.kind not in (AnchorKind.MARKDOWN, AnchorKind.HADDOCK):
             scopes[anchor.scope_key].append(anchor)
     for group in scopes.values():
         if len(group) < 2:
