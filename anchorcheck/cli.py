@@ -10,7 +10,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -26,12 +26,11 @@ if TYPE_CHECKING:
     from anchorcheck.cache import BlobCache
     from anchorcheck.check import CheckResult, FingerprintedFinding
 
-F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
-def workspace_options(fn: F) -> F:
+def workspace_options(fn: Callable[..., Any]) -> Any:
     """The options every command that reads repos shares."""
     opts = [
         click.option("--config", "config", type=click.Path(path_type=Path, dir_okay=False),
@@ -58,7 +57,7 @@ def workspace_options(fn: F) -> F:
     wrapped: Any = command
     for opt in reversed(opts):
         wrapped = opt(wrapped)
-    return wrapped  # type: ignore[no-any-return]
+    return wrapped
 
 
 def _open_cache(ws: Workspace) -> BlobCache | None:

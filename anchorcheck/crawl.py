@@ -60,13 +60,6 @@ class SnapshotIndex:
     bytes_read: int = 0
 
 
-@dataclass
-class CrawlStats:
-    files_read: int = 0
-    bytes_read: int = 0
-    blobs_extracted: int = 0
-
-
 def extract_options(settings: Settings) -> ExtractOptions:
     return ExtractOptions(headings=settings.headings, markdown=settings.markdown_headings)
 

@@ -168,20 +168,11 @@ class GitRepo:
                 out.append((path, int(number), text))
         return out
 
-    def grep_files(self, fixed: str, commit: str) -> set[str]:
+    def grep_files(self, fixed: str, commit: str, ignore_case: bool = False) -> set[str]:
         """Paths at `commit` whose content holds the string `fixed` (binary files too)."""
+        case = ["-i"] if ignore_case else []
         done = subprocess.run(
-            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-F", "-e", fixed, commit, "--"],
-            capture_output=True, check=False,
-        )
-        prefix = commit + ":"
-        return {p[len(prefix):] if p.startswith(prefix) else p
-                for p in done.stdout.decode(errors="surrogateescape").split("\0") if p}
-
-    def grep_files_icase(self, fixed: str, commit: str) -> set[str]:
-        """Like grep_files, ignoring case."""
-        done = subprocess.run(
-            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-i", "-F", "-e", fixed, commit, "--"],
+            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--"],
             capture_output=True, check=False,
         )
         prefix = commit + ":"

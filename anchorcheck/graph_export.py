@@ -17,7 +17,6 @@ from importlib import resources
 import networkx as nx
 
 from anchorcheck.check import CheckResult
-from anchorcheck.graph import anchor_node, reference_node
 
 # GitHub renders Mermaid up to 50,000 characters and 500 edges by default.
 MERMAID_MAX_CHARS = 50_000
@@ -233,12 +232,3 @@ def to_html(g: nx.MultiDiGraph, title: str = "anchorcheck graph") -> str:
     safe_title = re.sub(r"[<>&\"']", "", title)
     return page.replace("__TITLE__", safe_title).replace("__GRAPH_JSON__", payload)
 
-
-def node_ids_for(result: CheckResult) -> dict[str, str]:
-    """Anchor and reference node ids, by display name: for tests and tooling."""
-    out = {}
-    for a in result.index.anchors:
-        out[a.display] = anchor_node(a)
-    for r in result.index.references:
-        out[r.text] = reference_node(r)
-    return out

@@ -145,7 +145,8 @@ def note_db(workspace: Workspace, profile: str = "ghc") -> NoteDb:
         # Only a file holding "Note [" can define or cite a note (but for lint-notes'
         # nameless definitions, which no reference can match unless one is nameless
         # too): git finds those files at C speed, and only they are read.
-        wanted = git.grep_files(_MARK, commit) if profile == "ghc" else git.grep_files_icase("note", commit)
+        loose = profile == "loose"
+        wanted = git.grep_files("note" if loose else _MARK, commit, ignore_case=loose)
         paths_by_oid: dict[str, list[str]] = defaultdict(list)
         for e in git.list_tree(commit):
             if not e.is_submodule and e.path not in EXCLUDED and e.path in wanted:

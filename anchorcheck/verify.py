@@ -110,22 +110,21 @@ def verify(
 
 
 def _read(workspace: Workspace, index: WorkspaceIndex, wanted: set[FileId]) -> dict[FileId, _File]:
-    by_repo: dict[str, dict[str, str]] = defaultdict(dict)  # repo -> oid -> path
-    for repo, path in wanted:
+    by_repo: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+    for repo, path in wanted:  # repo -> oid -> paths: two files may share one blob
         snap = index.snapshots.get(repo)
         oid = snap.oids.get(path) if snap is not None else None
         if oid is not None:
-            by_repo[repo][oid] = path
+            by_repo[repo][oid].append(path)
     out: dict[FileId, _File] = {}
     for repo, oids in by_repo.items():
         spec = workspace.repo(repo)
         if spec is None:
             continue
-        git = GitRepo(spec.path)
-        for oid, data in git.read_blobs(list(oids)):
+        for oid, data in GitRepo(spec.path).read_blobs(list(oids)):
             text, _ = decode_blob(data)
             if text is not None:
-                for path in [p for o, p in oids.items() if o == oid]:
+                for path in oids[oid]:
                     out[(repo, path)] = _File(text, language_of(path))
     return out
 

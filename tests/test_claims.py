@@ -236,3 +236,11 @@ def test_history_depth_caps_the_walk(ws: WorkspaceBuilder) -> None:
     assert [c for c, *_ in findings(ws)] == ["AC203"]
     config.write_text(config.read_text() + "[settings]\nhistory-depth = 3\n")
     assert run_check(load_workspace(config)).findings == ()
+
+
+def test_claims_into_two_files_with_the_same_content(ws: WorkspaceBuilder) -> None:
+    body = "a: 1\nb: 2\n"
+    ws.repo("r", {"x.yaml": body, "y.yaml": body,
+                  "c.py": "# `b: 2` at x.yaml:2 and `b: 2` at y.yaml:9\n"})
+    out = findings(ws)
+    assert [(c, m.split(" is past")[0]) for c, _, _, m, _ in out] == [("AC201", "line 9")]
