@@ -83,7 +83,7 @@ def crawl(
             return snap
     entries = repo.list_tree(commit)
     snap = index_entries(repo, spec, commit, entries, settings, memo, progress, cache)
-    if cache is not None:
+    if cache is not None and not any(s.reason == UNREADABLE for s in snap.skipped):
         cache.put_result(key, snapshot_to_json(snap))
     return snap
 
@@ -206,12 +206,15 @@ def index_entries(
     files_read = bytes_read = 0
     for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):
         files_read += 1
-        bytes_read += len(data)
+        bytes_read += len(data or b"")
         if progress is not None:
             progress(done, len(pending))
         text, reason = decode_blob(data)
         for path, lang in to_read.get(oid, []):
             key = (oid, lang, options)
+            if data is None:
+                skipped.append(SkippedFile(path, reason))
+                continue
             if text is None:
                 if key not in memo:
                     fresh.append((oid, lang, reason))
@@ -261,8 +264,14 @@ def index_entries(
     )
 
 
-def decode_blob(data: bytes) -> tuple[str | None, str]:
+# Not a property of the blob but of this clone: never cached, always warned about.
+UNREADABLE = "unreadable object (missing or corrupt; see git fsck)"
+
+
+def decode_blob(data: bytes | None) -> tuple[str | None, str]:
     """The blob's text, or None and why it is not read as text."""
+    if data is None:
+        return None, UNREADABLE
     if b"\0" in data[:_BINARY_SNIFF]:
         return None, "binary"
     try:

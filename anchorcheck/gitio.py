@@ -220,9 +220,10 @@ class GitRepo:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
         return [p for p in out.split("\0") if p]
 
-    def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+    def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
         """Stream blobs through one `git cat-file --batch`: a writer thread feeds ids
-        while this thread reads, so git never waits on us between objects."""
+        while this thread reads, so git never waits on us between objects. A blob git
+        cannot read (missing from a partial clone, or corrupt) comes back as None."""
         wanted = list(oids)
         if not wanted:
             return
@@ -252,7 +253,7 @@ class GitRepo:
                     raise GitError(f"{self.path}: git cat-file stopped early")
                 parts = header.split()
                 if len(parts) < 3 or parts[1] == b"missing":
-                    yield parts[0].decode(), b""
+                    yield parts[0].decode(), None
                     continue
                 size = int(parts[2])
                 data = stdout.read(size)

@@ -7,7 +7,7 @@ from anchorcheck.reference import RefKind
 from anchorcheck.resolve import Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
-from anchorcheck.rules.wording import did_you_mean, file_text
+from anchorcheck.rules.wording import did_you_mean, file_text, unread_note
 
 
 @rule("AC101", "dangling-reference", Severity.ERROR)
@@ -31,5 +31,5 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
             msg = f"no heading {ref.name!r} in {file_text(res.files, ref)}, nor anywhere else"
         else:
             msg = f"no heading {ref.name!r} anywhere in the workspace"
-        hint = did_you_mean(res.suggestions)
+        hint = unread_note(ctx.index, res.files) + did_you_mean(res.suggestions)
         yield self.at(res, msg + hint, res.suggestions[0] if res.suggestions else None)

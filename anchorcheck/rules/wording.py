@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.reference import Reference
+from anchorcheck.resolve import WorkspaceIndex
 
 FileIds = tuple[tuple[str, str], ...]
 
@@ -22,3 +23,15 @@ def did_you_mean(suggestions: tuple[str, ...]) -> str:
     if not suggestions:
         return ""
     return " (did you mean " + " or ".join(repr(s) for s in suggestions[:3]) + "?)"
+
+
+def unread_note(index: WorkspaceIndex, files: FileIds) -> str:
+    """Why a cited file has no anchors when it was never read (binary, too large, an
+    unreadable object): the reader should know the finding may not be the file's fault."""
+    notes = []
+    for repo, path in files:
+        snap = index.snapshots.get(repo)
+        reason = next((s.reason for s in snap.skipped if s.path == path), None) if snap else None
+        if reason:
+            notes.append(f"{repo}:{path} was not read: {reason}")
+    return f" ({'; '.join(notes)})" if notes else ""
