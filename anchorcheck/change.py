@@ -12,6 +12,10 @@ from anchorcheck.workspace import Workspace
 _LABEL = re.compile(r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]*)(?:#(?P<id>[A-Za-z0-9_.-]+))?")
 
 
+class NoMergeBase(ConfigError):
+    """The head and its base share no commit here: typically a shallow clone."""
+
+
 @dataclass(frozen=True, slots=True)
 class ChangeSpec:
     """What the user asked for: `--pr client#791=refs/pull/791/head`."""
@@ -63,7 +67,7 @@ def resolve_change(spec: ChangeSpec, git: GitRepo, base_ref: str) -> Change:
     base = git.resolve(base_ref)
     merge_base = git.merge_base(head, base)
     if merge_base is None:
-        raise ConfigError(
+        raise NoMergeBase(
             f"{spec.label}: {spec.head} and {base_ref} share no history in {git.path} "
             "(a shallow clone? fetch more history)"
         )

@@ -82,6 +82,8 @@ def render_merge_text(advisory: Advisory, colour: bool) -> str:
         lines.append(f"  {i}. {safe_text(label)}{after}")
     if a.cycles:
         lines.append("  (changes in a cycle keep the order given)")
+    for label, why in a.unplanned:
+        lines.append(f"  not placed: {safe_text(label)}: {safe_text(why)}")
     return "\n".join(lines) + "\n" + render_text(advisory.findings, colour)
 
 
@@ -124,6 +126,7 @@ def render_merge_json(advisory: Advisory) -> str:
         "order": list(a.order),
         "cycles": [list(c) for c in a.cycles],
         "changes": changes,
+        "unplanned": [{"label": label, "reason": why} for label, why in a.unplanned],
         "findings": [finding_json(f) for f in advisory.findings],
         "summary": summary(advisory.findings),
         "stats": {"blobs_read_base": a.blobs_read_base, "blobs_read_changes": a.blobs_read_changes},
@@ -158,8 +161,10 @@ def render_merge_markdown(advisory: Advisory, only: str | None = None) -> str:
     out = ["### anchorcheck: merge order", ""]
     steps = " → ".join(f"{i}. {md_code(label)}" for i, label in enumerate(a.order, start=1))
     out += [f"**Order:** {steps}", ""]
-    related = a.order if only is None else [x for x in a.order if x == only or x in deps[only] or
-                                            x in blocks[only]]
+    for label, why in a.unplanned:
+        out += [f"**Not placed:** {md_code(label)}: {md_text(why)}", ""]
+    related = a.order if only is None else [x for x in a.order if x == only or
+                                            x in deps.get(only, ()) or x in blocks.get(only, ())]
     out += ["```mermaid", mermaid(a, related), "```", ""]
     for label in a.order:
         if only is not None and label != only:

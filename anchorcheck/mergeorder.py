@@ -20,7 +20,7 @@ import networkx as nx
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.cache import BlobCache
-from anchorcheck.change import Change, ChangeSpec, resolve_change
+from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl, decode_blob, index_entries
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
@@ -119,6 +119,9 @@ class Analysis:
     removed_anchors: dict[str, tuple[Anchor, ...]] = field(default_factory=dict)
     blobs_read_base: int = 0
     blobs_read_changes: int = 0
+    # Changes that could not be placed (e.g. a shallow clone lacks the merge base):
+    # (label, why). The others are still ordered; the report names these.
+    unplanned: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Scenarios:
@@ -216,12 +219,20 @@ def analyse(
         raise ConfigError("each --pr label must be given once")
     base_refs = {r.name: base_overrides.get(r.name, r.ref) for r in workspace.repos}
     world = Scenarios(workspace, base_refs, {} if memo is None else memo, cache)
-    changes = tuple(
-        resolve_change(s, world.gits[s.repo], base_refs[s.repo]) for s in specs
-    )
+    resolved: list[Change] = []
+    unplanned: list[tuple[str, str]] = []
+    for spec in specs:
+        try:
+            resolved.append(resolve_change(spec, world.gits[spec.repo], base_refs[spec.repo]))
+        except NoMergeBase as exc:
+            unplanned.append((spec.label, str(exc).removeprefix(f"{spec.label}: ")))
+    if not resolved:
+        raise ConfigError("; ".join(f"{label}: {why}" for label, why in unplanned))
+    changes = tuple(resolved)
     for change in changes:
         world.add(change)
-    result = Analysis(changes, world.resolver(()).index)
+    result = Analysis(changes, world.resolver(()).index, unplanned=unplanned)
+    labels = [c.label for c in changes]
     _anchor_changes(world, result)
     _dependencies(world, result)
     _breaks(world, result)
