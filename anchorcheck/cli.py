@@ -44,13 +44,15 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
                      help="Where the blob cache lives (default: $XDG_CACHE_HOME/anchorcheck)."),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the blob cache."),
         click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
+        click.option("--verbose", "-v", is_flag=True,
+                     help="Say on stderr which files were skipped and why, and where repos are."),
     ]
 
     @functools.wraps(fn)
     def command(*args: Any, **kwargs: Any) -> Any:
         # These reach the pipeline through the click context (see _run), not every
         # command's signature.
-        for name in ("cache_dir", "no_cache", "quiet"):
+        for name in ("cache_dir", "no_cache", "quiet", "verbose"):
             kwargs.pop(name, None)
         return fn(*args, **kwargs)
 
@@ -86,12 +88,34 @@ def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
     from anchorcheck.check import run_check
 
     try:
-        return run_check(ws, cache=cache, progress=progress, **kwargs)
+        result = run_check(ws, cache=cache, progress=progress, **kwargs)
     finally:
         if progress is not None:
             click.echo("\r\x1b[K", err=True, nl=False)
         if cache is not None:
             cache.close()
+    _say_skipped(result, verbose=bool(params.get("verbose")))
+    return result
+
+
+def _say_skipped(result: CheckResult, verbose: bool) -> None:
+    """Unreadable objects are a broken clone: always said. Other skips (binary, too
+    large, not UTF-8, submodules) are normal and said only under --verbose."""
+    from anchorcheck.crawl import UNREADABLE
+
+    for name, snap in result.index.snapshots.items():
+        for skip in snap.skipped:
+            if skip.reason == UNREADABLE:
+                click.echo(f"anchorcheck: warning: {safe_text(name)}:{safe_text(skip.path)}: "
+                           f"{skip.reason}; the file was not checked", err=True)
+            elif verbose:
+                click.echo(f"anchorcheck: {safe_text(name)}:{safe_text(skip.path)}: skipped "
+                           f"({safe_text(skip.reason)})", err=True)
+        if verbose:
+            click.echo(f"anchorcheck: {safe_text(name)} at {snap.commit[:12]}: "
+                       f"{len(snap.paths)} files, {snap.files_read} read from git "
+                       f"({snap.bytes_read / 1e6:.1f} MB), {len(snap.anchors)} anchors, "
+                       f"{len(snap.references)} references", err=True)
 
 
 def _progress_bar() -> Callable[[str, int, int], None]:
@@ -107,6 +131,12 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
     ws = load_workspace(config, repos, refs)
     for warning in ws.warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
+    if click.get_current_context().params.get("verbose"):
+        for note in ws.notes:
+            click.echo(f"anchorcheck: {safe_text(note)}", err=True)
+        for spec in ws.repos:
+            click.echo(f"anchorcheck: repo {safe_text(spec.name)} = {safe_text(str(spec.path))} "
+                       f"at {safe_text(spec.ref)}", err=True)
     return ws
 
 
@@ -395,6 +425,8 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
     finally:
         if cache is not None:
             cache.close()
+    for label, why in analysis.unplanned:
+        click.echo(f"anchorcheck: warning: {safe_text(label)} not placed: {safe_text(why)}", err=True)
     advisory = advise(analysis, ws.settings.rules)
     if fmt == "json":
         click.echo(render_merge_json(advisory), nl=False)

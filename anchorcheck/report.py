@@ -58,7 +58,8 @@ def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
                              f"{safe_text(f.message)}")
     s = summary(findings)
     if s["total"]:
-        parts = ", ".join(f"{n} {sev}" for sev, n in s["by_severity"].items() if n)
+        parts = ", ".join(f"{n} {sev}{'s' if n != 1 and sev != 'info' else ''}"
+                          for sev, n in s["by_severity"].items() if n)
         lines.append(f"Found {s['total']} problem{'s' if s['total'] != 1 else ''} ({parts}).")
     else:
         lines.append("No problems found.")

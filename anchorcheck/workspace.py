@@ -83,6 +83,8 @@ class Workspace:
     settings: Settings = field(default_factory=Settings)
     source: str = "command line"
     warnings: tuple[str, ...] = ()
+    # Facts worth a line under --verbose only: allowed, but maybe not what was meant.
+    notes: tuple[str, ...] = ()
 
     def repo(self, name: str) -> RepoSpec | None:
         return next((r for r in self.repos if r.name == name), None)
@@ -116,7 +118,7 @@ def load_workspace(
         ws = Workspace((_current_repo(cwd),))
     repos = list(ws.repos)
     for name, path in overrides:
-        spec = RepoSpec.make(name, (cwd / path).resolve())
+        spec = RepoSpec.make(name, repo_path(cwd, path, f"--repo {name}"))
         existing = next((i for i, r in enumerate(repos) if r.name == name), None)
         if existing is None:
             repos.append(spec)
@@ -155,6 +157,7 @@ def _read_config(path: Path) -> Workspace:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     warnings: list[str] = []
+    notes: list[str] = []
     for key in sorted(set(data) - {"repo", "settings", "rules", "contract"}):
         warnings.append(f"{path}: unknown key {key!r} ignored")
     base = path.parent.resolve()
@@ -172,9 +175,12 @@ def _read_config(path: Path) -> Workspace:
         rel = _typed(table, "path", str, where, required=True)
         if any(r.name == name for r in repos):
             raise ConfigError(f"{where}: duplicate repo name {name!r}")
+        resolved = repo_path(base, os.path.expanduser(rel), where)
+        if not resolved.is_relative_to(base):
+            notes.append(f"{where}: repo {name!r} lies outside the config's folder: {resolved}")
         repos.append(RepoSpec.make(
             name,
-            (base / os.path.expanduser(rel)).resolve(),
+            resolved,
             _typed(table, "ref", str, where) or "HEAD",
             _typed(table, "url", str, where),
         ))
@@ -182,7 +188,16 @@ def _read_config(path: Path) -> Workspace:
         raise ConfigError(f"{path}: no [[repo]] tables")
     settings = _read_settings(data, path, warnings)
     contracts = _read_contracts(data, path, {r.name for r in repos}, warnings)
-    return Workspace(tuple(repos), replace(settings, contracts=contracts), str(path), tuple(warnings))
+    return Workspace(tuple(repos), replace(settings, contracts=contracts), str(path),
+                     tuple(warnings), tuple(notes))
+
+
+def repo_path(base: Path, path: str, where: str) -> Path:
+    """The absolute path of a repo; a symlink loop is a config error, not a crash."""
+    try:
+        return (base / path).resolve()
+    except (RuntimeError, OSError) as exc:  # RuntimeError: "Symlink loop" before 3.13
+        raise ConfigError(f"{where}: cannot resolve {path!r}: {exc}") from None
 
 
 def _read_contracts(
@@ -271,6 +286,13 @@ def _codes(rules: dict[str, Any], key: str, path: Path) -> list[str]:
     return [v.upper() for v in value]
 
 
+# What a TOML user calls the types a key may hold.
+_TOML_WORDS: dict[type, str] = {
+    str: "a string", int: "an integer", bool: "true or false", float: "a number",
+    list: "an array", dict: "a table",
+}
+
+
 def _typed(
     table: dict[str, Any], key: str, kind: type | Callable[..., Any], where: str,
     required: bool = False,
@@ -282,6 +304,8 @@ def _typed(
     value = table[key]
     # bool is an int in Python; a config `max-file-size = true` is still a mistake.
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):  # type: ignore[arg-type]
-        expected = getattr(kind, "__name__", str(kind))
-        raise ConfigError(f"{where}: {key!r} must be {expected}, got {type(value).__name__}")
+        name: str = getattr(kind, "__name__", str(kind))
+        expected = _TOML_WORDS[kind] if isinstance(kind, type) and kind in _TOML_WORDS else name
+        got = _TOML_WORDS.get(type(value), type(value).__name__)
+        raise ConfigError(f"{where}: {key!r} must be {expected}, got {got}")
     return value

@@ -103,11 +103,11 @@ def test_config_errors_are_one_line_exit_2(tmp_path: Path) -> None:
     cases = {
         "[[repo]\n": "invalid TOML",
         '[[repo]]\nname = "a"\n': "missing required key 'path'",
-        '[[repo]]\nname = "a"\npath = 3\n': "'path' must be str, got int",
+        '[[repo]]\nname = "a"\npath = 3\n': "'path' must be a string, got an integer",
         '[[repo]]\nname = "a"\npath = "x"\n[[repo]]\nname = "a"\npath = "y"\n': "duplicate repo name 'a'",
         '[[repo]]\nname = "a"\npath = "nowhere"\n': "nowhere: no such directory",
         '[[repo]]\nname = "a"\npath = "."\n': "not a git repository",
-        '[[repo]]\nname = "a"\npath = "."\n[settings]\nmax-file-size = "big"\n': "'max-file-size' must be int",
+        '[[repo]]\nname = "a"\npath = "."\n[settings]\nmax-file-size = "big"\n': "'max-file-size' must be an integer, got a string",
     }
     for text, expected in cases.items():
         (tmp_path / "anchorcheck.toml").write_text(text, encoding="utf-8")
