@@ -1,0 +1,262 @@
+"""Broken repos, hostile text, odd files: a clear message or finding, never a crash,
+never a wrong answer given as right."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from anchorcheck.extract import ExtractOptions, extract
+from anchorcheck.repobuilder import branch, git, init_repo
+from anchorcheck.scanners import _FAMILIES, scan
+from tests.conftest import WorkspaceBuilder, run_cli
+
+# -- broken repos --------------------------------------------------------------
+
+
+def test_symlink_loops_in_a_tree_are_listed_not_followed(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("r", {"a.py": "# see MISSING HEADING THERE in a.py\n"})
+    os.symlink("b", repo / "a")
+    os.symlink("a", repo / "b")
+    os.symlink("self", repo / "self")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "symlink loops")
+    r = ws.check("--format", "json")
+    assert r.code == 1, r.err
+    doc = json.loads(r.out)
+    assert [(f["code"], f["path"]) for f in doc["findings"]] == [("AC101", "a.py")]
+
+
+def test_a_repo_path_that_is_a_symlink_loop_is_a_one_line_error(tmp_path: Path) -> None:
+    os.symlink("loop", tmp_path / "loop")
+    r = run_cli("check", "--repo", "x=loop", cwd=tmp_path)
+    assert r.code == 2
+    assert r.err.count("\n") == 1 and r.err.startswith("anchorcheck: error: --repo x: cannot resolve")
+    assert "Traceback" not in r.err
+
+
+def _corrupt(repo: Path, path: str) -> tuple[Path, bytes]:
+    """Overwrite the loose object of `path` at HEAD with garbage; return what was there."""
+    oid = git(repo, "rev-parse", f"HEAD:{path}").strip()
+    obj = repo / ".git" / "objects" / oid[:2] / oid[2:]
+    original = obj.read_bytes()
+    obj.chmod(0o644)
+    obj.write_bytes(b"not a zlib stream")
+    return obj, original
+
+
+def test_a_corrupt_object_is_warned_about_and_never_cached(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    repo = ws.repo("r", {
+        "plan.py": "# ROLLBACK PLAN\n# Roll back by hand.\n",
+        "cite.py": "# see ROLLBACK PLAN in plan.py\n",
+    })
+    obj, original = _corrupt(repo, "plan.py")
+    cache = ["--cache-dir", str(tmp_path / "cache")]
+    r = ws.check(*cache)
+    assert r.code == 1
+    assert ("anchorcheck: warning: r:plan.py: unreadable object (missing or corrupt; see git fsck); "
+            "the file was not checked") in r.err
+    # The finding says why the heading was not found: the file was never read.
+    assert "r:plan.py was not read: unreadable object" in r.out
+    # Repaired, the same commit checks clean: the broken read was not cached.
+    obj.write_bytes(original)
+    r = ws.check(*cache)
+    assert (r.code, r.out.strip(), r.err) == (0, "No problems found.", "")
+
+
+def _shallow_workspace(tmp_path: Path) -> Path:
+    up = init_repo(tmp_path / "upstream", {
+        "plan.py": "# ROLLBACK PLAN\n# Roll back by hand.\n",
+        "cite.py": "# see ROLLBACK PLAN in plan.py\n",
+    })
+    for i in range(3):  # history between the PR's fork point and main's tip
+        (up / "log.py").write_text(f"x = {i}\n", encoding="utf-8")
+        git(up, "add", "-A")
+        git(up, "commit", "-qm", f"main {i}")
+    branch(up, "old-pr", {"plan.py": "# ROLLBACK PLAN RENAMED\n# Roll back.\n"}, base="main~3")
+    branch(up, "new-pr", {"new.py": "# NEW SECTION HERE\n# Body.\n"})
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", "--no-single-branch", f"file://{up}",
+                    str(clone)], check=True)
+    return clone
+
+
+def test_shallow_clone_missing_a_merge_base_still_orders_the_rest(tmp_path: Path) -> None:
+    clone = _shallow_workspace(tmp_path)
+    args = ["merge-order", "--repo", f"r={clone}", "--base", "r=origin/main"]
+    r = run_cli(*args, "--pr", "r#1=origin/old-pr", "--pr", "r#2=origin/new-pr",
+                "--format", "json", cwd=tmp_path)
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    assert doc["order"] == ["r#2"]
+    assert [u["label"] for u in doc["unplanned"]] == ["r#1"]
+    assert "shallow clone? fetch more history" in doc["unplanned"][0]["reason"]
+    assert "anchorcheck: warning: r#1 not placed: origin/old-pr and origin/main share no history" in r.err
+    # Nothing can be placed: exit 2, one line.
+    r = run_cli(*args, "--pr", "r#1=origin/old-pr", cwd=tmp_path)
+    assert r.code == 2 and r.err.count("\n") == 1 and "share no history" in r.err
+    # --changed-only against a commit the shallow clone lacks: exit 2, one line.
+    r = run_cli("check", "--repo", f"r={clone}", "--changed-only", "r=HEAD~2", cwd=tmp_path)
+    assert r.code == 2 and r.err.count("\n") == 1 and "HEAD~2" in r.err, r.err
+
+
+def test_refs_starting_with_a_dash_are_rejected_everywhere(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "x = 1\n"})
+    ws.config()
+    for args in (["check", "--changed-only", "r=--output=/tmp/x"],
+                 ["merge-order", "--pr", "r#1=--upload-pack=evil"],
+                 ["merge-order", "--pr", "r#1=main", "--base", "r=-x"]):
+        r = run_cli(*args, cwd=ws.root)
+        assert r.code == 2, (args, r.err)
+        assert "may not be empty or start with '-'" in r.err, (args, r.err)
+
+
+@pytest.mark.slow
+def test_a_2_gb_file_is_skipped_by_size_without_reading_it(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("r", {"a.py": "# see MISSING HEADING THERE in a.py\n"})
+    with open(repo / "huge.py", "wb") as fh:
+        fh.truncate(2 * 1024**3)  # sparse: no 2 GB written to the disk
+    # Level-1 zlib and streaming into a pack keep this to seconds and megabytes.
+    git(repo, "-c", "core.compression=1", "-c", "core.bigFileThreshold=1m", "add", "huge.py")
+    git(repo, "commit", "-qm", "a 2 GB file")
+    r = ws.check("--format", "json", "--verbose", "--no-cache")
+    assert r.code == 1, r.err
+    assert [f["code"] for f in json.loads(r.out)["findings"]] == ["AC101"]
+    assert "r:huge.py: skipped (too large)" in r.err
+    assert "1 read from git" in r.err  # a.py only
+
+
+def test_a_100000_character_line_and_lone_cr_line_ends(ws: WorkspaceBuilder) -> None:
+    long_line = "# see MISSING HEADING THERE in a.py " + "x" * 100_000
+    ws.repo("r", {
+        "a.py": "x = 1\n" + long_line + "\n# see ALSO MISSING in a.py\n",
+        "cr.py": "x = 1\r\r# see MISSING HEADING THERE in cr.py\r",
+        "heading.py": "# " + "A " * 50_000 + "\n# body\n",
+    })
+    r = ws.check("--format", "json")
+    assert r.code == 1, r.err
+    got = [(f["code"], f["path"], f["line"], f["column"]) for f in json.loads(r.out)["findings"]]
+    assert got == [("AC101", "a.py", 2, 3), ("AC101", "a.py", 3, 3), ("AC101", "cr.py", 3, 3)]
+
+
+# -- bad config -----------------------------------------------------------------
+
+
+def test_repo_outside_the_config_folder_is_said_under_verbose(tmp_path: Path) -> None:
+    init_repo(tmp_path / "elsewhere", {"x.py": "x = 1\n"})
+    (tmp_path / "ws").mkdir()
+    (tmp_path / "ws" / "anchorcheck.toml").write_text(
+        '[[repo]]\nname = "e"\npath = "../elsewhere"\n', encoding="utf-8")
+    r = run_cli("check", cwd=tmp_path / "ws")
+    assert (r.code, r.err) == (0, "")  # allowed, and quiet by default
+    r = run_cli("check", "--verbose", cwd=tmp_path / "ws")
+    assert r.code == 0
+    assert f"repo 'e' lies outside the config's folder: {tmp_path / 'elsewhere'}" in r.err
+
+
+# -- hostile text in every output format ------------------------------------------
+
+HOSTILE_NAME = "EVIL <script>x</script> @org/team ](javascript:alert(1)) \x1b[31m HEADING"
+
+
+def test_hostile_text_is_escaped_in_every_format(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": f'# see "{HOSTILE_NAME}" in a.py\n# ::set-output name=x::y\n'})
+    ws.config()
+    out = {}
+    for fmt in ("text", "json", "sarif", "github", "markdown", "junit"):
+        r = run_cli("check", "--format", fmt, cwd=ws.root)
+        assert r.code == 1, (fmt, r.err)
+        assert "\x1b" not in r.out, fmt  # no terminal escape survives, in any format
+        out[fmt] = r.out
+    assert "\\x1b[31m" in out["text"]
+    # JSON and SARIF are data: markup is kept as text, the escape code shown as \x1b.
+    shown = HOSTILE_NAME.replace("\x1b", "\\x1b")
+    assert shown in json.loads(out["json"])["findings"][0]["message"]
+    sarif = json.loads(out["sarif"])
+    assert shown in sarif["runs"][0]["results"][0]["message"]["text"]
+    # GitHub workflow commands: one line per finding, nothing can start a new command.
+    github_lines = out["github"].splitlines()
+    assert len(github_lines) == 1 and github_lines[0].startswith("::error ")
+    md = out["markdown"]
+    assert "<script>" not in md and "&lt;script&gt;" in md
+    assert not re.search(r"(?<!\\)\]\(javascript:", md)  # only as escaped text: \](
+    assert "@org/team" not in md  # no mention pings the team
+    junit = ET.fromstring(out["junit"])
+    assert junit.find(".//script") is None
+    assert "<script>x</script>" in ET.tostring(junit, encoding="unicode").replace("&lt;", "<") \
+        .replace("&gt;", ">")
+
+
+# -- patterns on repo text: linear time -------------------------------------------
+
+_UNITS = [*"ab #/*-{}\"'`\n\\|:<>!~[]()$=.@_ AZ", "Note [", "see ", "<<EOF\n", "{{", "{-", "`x`",
+          ":12", "](", "http://", "in a/b.py", "::", "'''", '"""']
+
+
+@settings(max_examples=60, deadline=None)
+@given(unit=st.lists(st.sampled_from(_UNITS), min_size=1, max_size=6).map("".join),
+       family=st.sampled_from(sorted([*_FAMILIES, "markdown"])))
+def test_every_pattern_is_linear_on_100_kb_of_a_repeated_unit(unit: str, family: str) -> None:
+    text = (unit * (100_000 // len(unit) + 1))[:100_000]
+    start = time.perf_counter()
+    extract(text, family, ExtractOptions())
+    assert time.perf_counter() - start < 1.0, (family, unit)
+
+
+# -- fuzz: well-formed comment blocks in each language family ---------------------
+
+# How each family writes a one-line comment; block-only families wrap the text.
+_COMMENT = {
+    "python": "# {}", "hash": "# {}", "yaml": "# {}", "shell": "# {}", "dockerfile": "# {}",
+    "toml": "# {}", "ini": "; {}", "make": "# {}", "c": "// {}", "js": "// {}",
+    "rust": "// {}", "css": "/* {} */", "hcl": "# {}", "haskell": "-- {}", "sql": "-- {}",
+    "html": "<!-- {} -->",
+}
+_CODE = {"html": "<p>x</p>", "css": "a { color: red; }", "dockerfile": "RUN true",
+         "ini": "[x]", "make": "all:", "yaml": "x: 1", "toml": "x = 1"}
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
+
+
+def test_every_family_has_a_comment_form() -> None:
+    assert set(_COMMENT) == set(_FAMILIES)
+
+
+@settings(max_examples=200, deadline=None)
+@given(family=st.sampled_from(sorted(_FAMILIES)),
+       lines=st.lists(st.one_of(st.none(), st.lists(_WORD, min_size=1, max_size=4).map(" ".join)),
+                      min_size=1, max_size=25))
+def test_each_comment_line_is_found_at_its_line(family: str, lines: list[str | None]) -> None:
+    code = _CODE.get(family, "x = 1")
+    source = [code if words is None else _COMMENT[family].format(words) for words in lines]
+    text = "\n".join(source) + "\n"
+    found = {(cl.line, cl.text.strip()) for c in scan(text, family) for cl in c.lines}
+    expected = {(i, words) for i, words in enumerate(lines, start=1) if words is not None}
+    assert {x for x in found if x[1]} == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(family=st.sampled_from(sorted(_FAMILIES)),
+       chunks=st.lists(st.sampled_from([
+           "ROLLBACK PLAN", "see ROLLBACK PLAN in a.py", "Note [x y]", "a.py:3-4", "`f()`",
+           "restates r:a.yaml::k", "{-", "-}", "/*", "*/", '"', "'", "<!--", "-->", "\n",
+           "~~~~~~", "anchorcheck: ignore[AC101]", "\r\n", "\t",
+       ]), max_size=40))
+def test_extraction_never_raises_and_everything_lies_inside_the_file(family: str, chunks: list[str]) -> None:
+    opener = _COMMENT[family].split("{}")[0]
+    text = "".join(opener + c if c not in ("\n", "\r\n") else c for c in chunks)
+    text = text.replace("\r\n", "\n")
+    index = extract(text, family, ExtractOptions())
+    lines = text.count("\n") + 1
+    for item in (*index.anchors, *index.references):
+        assert 1 <= item.line <= lines
+    for _, line, _ in index.mentions:
+        assert 1 <= line <= lines
