@@ -4,13 +4,12 @@ more, but that the repos' git history shows were defined, and removed when.
 Both questions go to git in bulk, never per name: one `git grep -o` per repo lists
 every definition at the checked commit, and one `git log -G` per repo (over at most
 `history-depth` commits, newest first) finds the commits whose diffs add or remove a
-definition of one of the missing names. The newest such event decides: a removal
+definition; the missing names are looked up in what it found. The newest such event decides: a removal
 is a finding, an addition is not.
 """
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -37,7 +36,6 @@ _DEFINITION_ANY = (
     r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
 )
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_CHUNK = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,19 +77,22 @@ def removed_mentions(
                 cache.put_result(key, names)
         defined.update(str(n) for n in names)
     missing = sorted(set(mentions) - defined)
+    if not missing:
+        return []
     removals: dict[str, Removal] = {}
-    digest = hashlib.sha256("\n".join(missing).encode()).hexdigest()[:20]
     for name, git in gits.items():
         commit = index.snapshots[name].commit
-        key = f"removed:{commit}:{depth}:{digest}"
+        key = f"removals:{commit}:{depth}"
         found = cache.get_result(key) if cache is not None else None
         if not isinstance(found, dict):
             found = {k: [r.repo, r.commit, r.subject, r.path]
-                     for k, r in _removals(git, name, commit, missing, depth).items()}
+                     for k, r in _removals(git, name, commit, depth).items()}
             if cache is not None:
                 cache.put_result(key, found)
-        for key_name, (repo, sha, subject, path) in found.items():
-            removals.setdefault(str(key_name), Removal(str(repo), str(sha), str(subject), str(path)))
+        for key_name in missing:
+            if key_name in found and key_name not in removals:
+                repo, sha, subject, path = found[key_name]
+                removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
     return [
         RemovedMention(m, removals[name])
         for name in missing if name in removals
@@ -116,32 +117,31 @@ def _defined_names(git: GitRepo, commit: str) -> set[str]:
     return names
 
 
-def _removals(
-    git: GitRepo, repo: str, commit: str, names: list[str], depth: int
-) -> dict[str, Removal]:
+def _removals(git: GitRepo, repo: str, commit: str, depth: int) -> dict[str, Removal]:
+    """Every name whose newest definition event in the last `depth` commits is a
+    removal. The search does not depend on the names asked about: one `git log -G`
+    of the definition shapes per repo (a pattern with hundreds of names as
+    alternatives costs git far more than the diffs), filtered here; so its answer is
+    cached by commit alone, and holds for any later set of mentions."""
+    regex = rf"{_KEYWORDS}[[:space:]]+[A-Za-z_$]|^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)"
     found: dict[str, Removal | None] = {}
-    for i in range(0, len(names), _CHUNK):
-        chunk = names[i:i + _CHUNK]
-        alternatives = "|".join(re.escape(n) for n in chunk)
-        regex = (
-            rf"{_KEYWORDS}[[:space:]]+({alternatives})([^A-Za-z0-9_$]|$)"
-            rf"|^({alternatives})[[:space:]]*(=[^=]|::)"  # filtered below to constants
-        )
-        keywords = _KEYWORDS.replace("(", "(?:", 1)
-        matcher = re.compile(
-            rf"^(?P<sign>[-+])(?:.*?\b{keywords}\s+(?P<a>{alternatives})(?![\w$])"
-            rf"|(?P<b>{alternatives})\s*(?:=[^=]|::))"
-        )
-        for sha, subject, path, line in git.log_definition_changes(commit, regex, depth):
-            m = matcher.match(line)
-            if m is None:
-                continue
-            name = m.group("a") or m.group("b")
-            # A removed `name = ...` only counts for a constant (NAME = ...): lower-case
-            # module-level bindings (`numpy = importorskip(...)`) come and go.
-            if m.group("b") and not (name.isupper() or "::" in line):
-                continue
-            if name in found:
-                continue  # newest first: the first event for a name decides
-            found[name] = Removal(repo, sha, subject, path) if m.group("sign") == "-" else None
+    for sha, subject, path, line in git.log_definition_changes(commit, regex, depth):
+        m = _EVENT.match(line)
+        if m is None:
+            continue
+        name = m.group("a") or m.group("b")
+        # A removed `name = ...` only counts for a constant (NAME = ...): lower-case
+        # module-level bindings (`numpy = importorskip(...)`) come and go.
+        if m.group("b") and not (name.isupper() or "::" in line):
+            continue
+        if name in found:
+            continue  # newest first: the first event for a name decides
+        found[name] = Removal(repo, sha, subject, path) if m.group("sign") == "-" else None
     return {k: v for k, v in found.items() if v is not None}
+
+
+# A diff line that adds (+) or removes (-) a definition: `def name`, `NAME = `, `name ::`.
+_EVENT = re.compile(
+    rf"^(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)(?![\w$])"
+    r"|(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::))"
+)
