@@ -200,6 +200,9 @@ class GitRepo:
         if not revs:
             return
         span = [commit] if len(revs) < depth else [f"{revs[-1]}..{commit}"]
+        # A root commit only adds lines, and its diff is the whole tree (a repo of one
+        # commit would be printed entire): its events never decide anything, skip it.
+        span += [f"^{root}" for root in self._git("rev-list", "--max-parents=0", *span).split()]
         done = subprocess.run(
             ["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color", "--no-renames",
              "--format=%x00%H %s", "-G", regex, *span, "--"],
