@@ -9,6 +9,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,6 +45,8 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
                      help="Where the blob cache lives (default: $XDG_CACHE_HOME/anchorcheck)."),
         click.option("--no-cache", is_flag=True, help="Neither read nor write the blob cache."),
         click.option("--quiet", "-q", is_flag=True, help="No progress output on stderr."),
+        click.option("--jobs", "-j", type=click.IntRange(min=0), metavar="N",
+                     help="Processes that scan files (default 0: one per core; 1: none)."),
         click.option("--verbose", "-v", is_flag=True,
                      help="Say on stderr which files were skipped and why, and where repos are."),
     ]
@@ -52,7 +55,7 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
     def command(*args: Any, **kwargs: Any) -> Any:
         # These reach the pipeline through the click context (see _run), not every
         # command's signature.
-        for name in ("cache_dir", "no_cache", "quiet", "verbose"):
+        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs"):
             kwargs.pop(name, None)
         return fn(*args, **kwargs)
 
@@ -101,7 +104,7 @@ def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
 def _say_skipped(result: CheckResult, verbose: bool) -> None:
     """Unreadable objects are a broken clone: always said. Other skips (binary, too
     large, not UTF-8, submodules) are normal and said only under --verbose."""
-    from anchorcheck.crawl import UNREADABLE
+    from anchorcheck.blobtext import UNREADABLE
 
     for name, snap in result.index.snapshots.items():
         for skip in snap.skipped:
@@ -129,6 +132,9 @@ def _progress_bar() -> Callable[[str, int, int], None]:
 
 def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]) -> Workspace:
     ws = load_workspace(config, repos, refs)
+    jobs = click.get_current_context().params.get("jobs")
+    if jobs is not None:
+        ws = replace(ws, settings=replace(ws.settings, jobs=jobs))
     for warning in ws.warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
     if click.get_current_context().params.get("verbose"):

@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from anchorcheck.anchor import Anchor
+from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache
-from anchorcheck.extract import BlobIndex, ExtractOptions, extract
+from anchorcheck.extract import BlobIndex, ExtractOptions
+from anchorcheck.extract_pool import BlobJob, extract_blobs, worker_count
 from anchorcheck.gitio import GitRepo, TreeEntry
 from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference
 from anchorcheck.suppression import Suppression
 from anchorcheck.workspace import RepoSpec, Settings
-
-_BINARY_SNIFF = 8000
 
 # What a blob gave, keyed by (blob id, language, options): its index, or the reason
 # it is not read as text, so a blob that failed is not read again either.
@@ -204,34 +204,34 @@ def index_entries(
         pending = known(pending)
     fresh: list[tuple[str, str, BlobIndex | str]] = []
     files_read = bytes_read = 0
-    for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):
+    langs_of = {oid: tuple(sorted({lang for _, lang in to_read[oid]})) for oid in pending}
+    sizes = {e.oid: max(e.size, 0) for e in entry_list}
+
+    def blob_jobs() -> Iterator[BlobJob]:
+        for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):
+            if progress is not None:
+                progress(done, len(pending))
+            yield oid, data, langs_of.get(oid, ())
+
+    workers = worker_count(settings.jobs)
+    total = sum(sizes.get(oid, 0) for oid in pending)
+    for oid, size, results in extract_blobs(blob_jobs(), options, workers, total):
         files_read += 1
-        bytes_read += len(data or b"")
-        if progress is not None:
-            progress(done, len(pending))
-        text, reason = decode_blob(data)
+        bytes_read += size
+        by_lang = dict(zip(langs_of.get(oid, ()), results, strict=True))
         for path, lang in to_read.get(oid, []):
+            value = by_lang[lang]
+            if value == UNREADABLE:  # this clone's fault, not the blob's: never memoised
+                skipped.append(SkippedFile(path, value))
+                continue
             key = (oid, lang, options)
-            if data is None:
-                skipped.append(SkippedFile(path, reason))
-                continue
-            if text is None:
-                if key not in memo:
-                    fresh.append((oid, lang, reason))
-                memo[key] = reason
-                skipped.append(SkippedFile(path, reason))
-                continue
-            cached = memo.get(key)
-            if not isinstance(cached, BlobIndex):
-                try:
-                    cached = memo[key] = extract(text, lang, options)
-                except Exception as exc:  # a bug of ours on odd text: skip the file, go on
-                    reason = f"not read: {type(exc).__name__}: {exc}"[:200]
-                    memo[key] = reason
-                    skipped.append(SkippedFile(path, reason))
-                    continue
-                fresh.append((oid, lang, cached))
-            per_path[path] = cached
+            if key not in memo:
+                fresh.append((oid, lang, value))
+                memo[key] = value
+            if isinstance(value, str):
+                skipped.append(SkippedFile(path, value))
+            else:
+                per_path[path] = value
     if cache is not None:
         cache.put_many(fresh)
 
@@ -262,24 +262,3 @@ def index_entries(
         files_read=files_read,
         bytes_read=bytes_read,
     )
-
-
-# Not a property of the blob but of this clone: never cached, always warned about.
-UNREADABLE = "unreadable object (missing or corrupt; see git fsck)"
-
-
-def decode_blob(data: bytes | None) -> tuple[str | None, str]:
-    """The blob's text, or None and why it is not read as text."""
-    if data is None:
-        return None, UNREADABLE
-    if b"\0" in data[:_BINARY_SNIFF]:
-        return None, "binary"
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None, "not UTF-8"
-    # Line numbers must match what editors and GitHub show: CRLF counts as one line
-    # end, and a lone CR (classic Mac) as one too.
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return text.removeprefix("\ufeff"), ""

@@ -1,15 +1,16 @@
 """History mining for AC203: code-shaped mentions of names that nothing defines any
 more, but that the repos' git history shows were defined, and removed when.
 
-Both questions go to git in bulk, never per name: one `git grep -o` per repo lists
-every definition at the checked commit, and one `git log -G` per repo (over at most
-`history-depth` commits, newest first) finds the commits whose diffs add or remove a
-definition; the missing names are looked up in what it found. The newest such event decides: a removal
-is a finding, an addition is not.
+Both questions go to git in bulk, never per name. One `git log -G` per repo (over at
+most `history-depth` commits, newest first) finds the diffs that add or remove a
+definition; for each name the newest such event decides, and a removal makes the
+name's mentions candidates. One `git grep -o` per repo then asks which candidates
+are still defined somewhere at the checked commits; the rest are findings.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -21,20 +22,6 @@ from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
-# What counts as defined now is generous (any top-level assignment, any import), so
-# that only names truly gone become candidates. One PCRE search where git has PCRE
-# (a third of the time of the POSIX patterns run one by one).
-_DEFINITION_PERL = (
-    r"(?:\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro"
-    r"|module|const|let|var)\s+[A-Za-z_$][\w$]*|^[A-Za-z_]\w*\s*(?:=[^=]|::)"
-    r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+)"
-)
-_DEFINITION_ANY = (
-    _KEYWORDS + r"[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
-    r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)",
-    r"(const|let|var)[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
-    r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
-)
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -55,8 +42,10 @@ class RemovedMention:
 def removed_mentions(
     workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None
 ) -> list[RemovedMention]:
-    """Both git searches are cached by commit (and, for removals, by the names asked
-    about), so a run over unchanged repos asks git nothing."""
+    """History first: one `git log -G` per repo (cached by commit) says which names
+    lost a definition lately; only mentions of those names are candidates, and only
+    they are looked for among today's definitions (one `git grep` per repo). Most
+    mentioned names were never removed, so most of the tree is never searched."""
     if depth <= 0:
         return []
     mentions: dict[str, list[Mention]] = defaultdict(list)
@@ -66,19 +55,6 @@ def removed_mentions(
     if not mentions:
         return []
     gits = {r.name: GitRepo(r.path) for r in workspace.repos if r.name in index.snapshots}
-    defined: set[str] = set()
-    for name, git in gits.items():
-        commit = index.snapshots[name].commit
-        key = f"defs:{commit}"
-        names = cache.get_result(key) if cache is not None else None
-        if not isinstance(names, list):
-            names = sorted(_defined_names(git, commit))
-            if cache is not None:
-                cache.put_result(key, names)
-        defined.update(str(n) for n in names)
-    missing = sorted(set(mentions) - defined)
-    if not missing:
-        return []
     removals: dict[str, Removal] = {}
     for name, git in gits.items():
         commit = index.snapshots[name].commit
@@ -89,32 +65,66 @@ def removed_mentions(
                      for k, r in _removals(git, name, commit, depth).items()}
             if cache is not None:
                 cache.put_result(key, found)
-        for key_name in missing:
-            if key_name in found and key_name not in removals:
+        for key_name in mentions.keys() & found.keys():
+            if key_name not in removals:
                 repo, sha, subject, path = found[key_name]
                 removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
+    candidates = sorted(removals)
+    if not candidates:
+        return []
+    digest = hashlib.sha256("\n".join(candidates).encode()).hexdigest()[:20]
+    defined: set[str] = set()
+    for name, git in gits.items():
+        commit = index.snapshots[name].commit
+        key = f"defined:{commit}:{digest}"
+        names = cache.get_result(key) if cache is not None else None
+        if not isinstance(names, list):
+            names = sorted(_defined_names(git, commit, candidates))
+            if cache is not None:
+                cache.put_result(key, names)
+        defined.update(str(n) for n in names)
     return [
         RemovedMention(m, removals[name])
-        for name in missing if name in removals
+        for name in candidates if name not in defined
         for m in mentions[name]
     ]
 
 
-def _defined_names(git: GitRepo, commit: str) -> set[str]:
+def _defined_names(git: GitRepo, commit: str, candidates: list[str]) -> set[str]:
+    """Which of `candidates` something defines at `commit`. Generous on purpose (any
+    top-level assignment, any import counts), so that only names truly gone remain."""
+    wanted = set(candidates)
     names: set[str] = set()
-    lines = git.grep_matches([_DEFINITION_PERL], commit, perl=True)
-    if lines is None:  # git without PCRE: the POSIX patterns one by one
-        lines = [m for p in _DEFINITION_ANY for m in (git.grep_matches([p], commit) or [])]
-    for line in lines:
-        found = _IDENT.findall(line)
-        if not found:
-            continue
-        # `def name`, `const name`: the last identifier; `name = ...`: the first.
-        if re.match(r"[ \t]*(from|import)\b", line):
-            names.update(found)  # every imported name (and module) is available
-        else:
-            names.add(found[0] if re.match(r"[A-Za-z_][A-Za-z0-9_]*[ \t]*(=|::)", line) else found[-1])
+    for i in range(0, len(candidates), _CHUNK):
+        alternatives = "|".join(re.escape(n) for n in candidates[i:i + _CHUNK])
+        lines = git.grep_matches([_definition_perl(alternatives)], commit, perl=True)
+        if lines is None:  # git without PCRE: the POSIX patterns one by one
+            lines = [m for p in _definition_posix(alternatives)
+                     for m in (git.grep_matches([p], commit) or [])]
+        for line in lines:
+            names.update(wanted.intersection(_IDENT.findall(line)))
     return names
+
+
+def _definition_perl(names: str) -> str:
+    return (
+        rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+(?:{names})(?![\w$])"
+        rf"|^(?:{names})\s*(?:=[^=]|::)"
+        rf"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]*?\b(?:{names})\b"
+    )
+
+
+def _definition_posix(names: str) -> tuple[str, ...]:
+    return (
+        rf"(^|[^A-Za-z0-9_]){_KEYWORDS}[[:space:]]+({names})([^A-Za-z0-9_$]|$)",
+        rf"(^|[^A-Za-z0-9_])(const|let|var)[[:space:]]+({names})([^A-Za-z0-9_$]|$)",
+        rf"^({names})[[:space:]]*(=[^=]|::)",
+        rf"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+"
+        rf"([A-Za-z0-9_., ]*[^A-Za-z0-9_])?({names})([^A-Za-z0-9_]|$)",
+    )
+
+
+_CHUNK = 300
 
 
 def _removals(git: GitRepo, repo: str, commit: str, depth: int) -> dict[str, Removal]:

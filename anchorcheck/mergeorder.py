@@ -19,9 +19,10 @@ from typing import Any
 import networkx as nx
 
 from anchorcheck.anchor import Anchor
+from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
-from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl, decode_blob, index_entries
+from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl, index_entries
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry

@@ -15,8 +15,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
-from anchorcheck.crawl import decode_blob
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo

@@ -75,6 +75,8 @@ class Settings:
     contracts: tuple[Contract, ...] = ()
     # Commits of history AC203 reads for removed definitions; 0 turns the walk off.
     history_depth: int = 250
+    # Extraction processes (`--jobs`): 0 is one per core; 1 scans in this process.
+    jobs: int = 0
 
 
 @dataclass(frozen=True, slots=True)
