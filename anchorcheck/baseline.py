@@ -67,11 +67,15 @@ def apply_baseline(
 
 def write_atomically(path: Path, text: str) -> None:
     """Write beside, then rename: a reader never sees half a report."""
+    write_atomically_bytes(path, text.encode("utf-8"))
+
+
+def write_atomically_bytes(path: Path, data: bytes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

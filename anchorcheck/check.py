@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
@@ -19,6 +20,9 @@ from anchorcheck.rules import REGISTRY, CheckContext, Rule
 from anchorcheck.selection import Selection
 from anchorcheck.verify import ClaimCheck, verify
 from anchorcheck.workspace import Settings, Workspace
+
+if TYPE_CHECKING:
+    from anchorcheck.index_file import IndexedRepo
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,9 +46,15 @@ def index_workspace(
     memo: BlobMemo | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     cache: BlobCache | None = None,
+    indexed: Mapping[str, SnapshotIndex] | None = None,
 ) -> WorkspaceIndex:
+    """Every repo's snapshot: from an index file when one came (`check --index`),
+    else crawled."""
     snapshots: list[SnapshotIndex] = []
     for spec in workspace.repos:
+        if indexed and spec.name in indexed:
+            snapshots.append(indexed[spec.name])
+            continue
         step = None if progress is None else (lambda d, t, n=spec.name: progress(n, d, t))
         snapshots.append(crawl(spec, workspace.settings, memo, step, cache))
     return WorkspaceIndex(snapshots, workspace.repos)
@@ -65,8 +75,9 @@ def run_check(
     selection: Selection | None = None,
     progress: Callable[[str, int, int], None] | None = None,
     cache: BlobCache | None = None,
+    indexed: Sequence[IndexedRepo] = (),
 ) -> CheckResult:
-    index = index_workspace(workspace, memo, progress, cache)
+    index = index_workspace(workspace, memo, progress, cache, {r.spec.name: r.snapshot for r in indexed})
     resolver = Resolver(index, workspace.settings.headings)
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
     selection = selection or workspace.settings.rules
@@ -74,7 +85,8 @@ def run_check(
     claims, breaches = verify(workspace, index, resolutions, cache)
     removed: list[RemovedMention] = []
     if any(r.code == "AC203" for r in rules):
-        removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache)
+        removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache,
+                                   known={r.spec.name: r.removals for r in indexed})
     graph = build_graph(index, resolutions)
     ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]

@@ -130,8 +130,9 @@ def _progress_bar() -> Callable[[str, int, int], None]:
     return show
 
 
-def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]) -> Workspace:
-    ws = load_workspace(config, repos, refs)
+def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...],
+               current_repo: bool = True) -> Workspace:
+    ws = load_workspace(config, repos, refs, current_repo=current_repo)
     jobs = click.get_current_context().params.get("jobs")
     if jobs is not None:
         ws = replace(ws, settings=replace(ws.settings, jobs=jobs))
@@ -182,10 +183,14 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
               help="Write every current finding to this baseline file.")
 @click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
               help="Only findings in, or caused by, files changed since REV.")
+@click.option("--index", "index_files", multiple=True, metavar="FILE",
+              type=click.Path(path_type=Path, dir_okay=False),
+              help="Take repos from index files (`anchorcheck index`) instead of scanning them.")
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
-          write_baseline: Path | None, changed_only: tuple[str, ...]) -> None:
+          write_baseline: Path | None, changed_only: tuple[str, ...],
+          index_files: tuple[Path, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.baseline import apply_baseline, read_baseline
@@ -193,9 +198,15 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     from anchorcheck.changed import changed_files, only_changed
 
     targets = _format_targets(formats or ("text",), output)
-    ws = _workspace(config, repos, refs)
+    ws = _workspace(config, repos, refs, current_repo=not index_files)
+    indexed = []
+    if index_files:
+        from anchorcheck.index_file import read_indexes, workspace_with
+
+        indexed = read_indexes(list(index_files), ws.settings)
+        ws = workspace_with(ws, indexed)
     selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
-    result = _run(ws, selection=selection)
+    result = _run(ws, selection=selection, indexed=indexed)
     findings = list(result.findings)
     if changed_only:
         findings = only_changed(result, findings, changed_files(result, changed_only))
@@ -257,6 +268,47 @@ def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding],
     if fmt == "junit":
         return report_ci.render_junit(findings)
     return render_text(findings, colour)
+
+
+@cli.command("index")
+@workspace_options
+@click.argument("names", nargs=-1, metavar="[REPO]...")
+@click.option("--out", "-o", "out", required=True, type=click.Path(path_type=Path, dir_okay=False),
+              help="The index file to write (gzip-compressed JSON).")
+def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
+              names: tuple[str, ...], out: Path) -> None:
+    """Scan some repos of the workspace (default: all) into a portable index file, for
+    `check --index`: one job per repo does the heavy part, one job checks."""
+    from anchorcheck.crawl import crawl
+    from anchorcheck.gitio import GitRepo
+    from anchorcheck.history import repo_removals
+    from anchorcheck.index_file import IndexedRepo, write_index
+
+    ws = _workspace(config, repos, refs)
+    unknown = [n for n in names if ws.repo(n) is None]
+    if unknown:
+        raise AnchorcheckError(f"no repo {unknown[0]!r} in the workspace "
+                               f"({', '.join(r.name for r in ws.repos)})")
+    chosen = [r for r in ws.repos if not names or r.name in names]
+    cache = _open_cache(ws)
+    built = []
+    try:
+        for spec in chosen:
+            snap = crawl(spec, ws.settings, cache=cache)
+            depth = ws.settings.history_depth
+            removals = (repo_removals(GitRepo(spec.path), spec.name, snap.commit, depth, cache)
+                        if depth > 0 else {})
+            built.append(IndexedRepo(replace(spec, path=spec.path.resolve()), snap.commit, snap,
+                                     removals, str(out)))
+    finally:
+        if cache is not None:
+            cache.close()
+    write_index(out, built, ws.settings)
+    for item in built:
+        click.echo(f"{safe_text(item.spec.name)} at {item.commit[:12]}: {len(item.snapshot.paths)} files, "
+                   f"{len(item.snapshot.anchors)} anchors, {len(item.snapshot.references)} references",
+                   err=True)
+    click.echo(f"anchorcheck: wrote {safe_text(str(out))}", err=True)
 
 
 @cli.command()

@@ -39,8 +39,13 @@ class RemovedMention:
     removal: Removal
 
 
+# name -> [repo, sha, subject, path] of the commit that removed its last definition
+RemovalTable = dict[str, list[str]]
+
+
 def removed_mentions(
-    workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None
+    workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None,
+    known: dict[str, RemovalTable] | None = None,
 ) -> list[RemovedMention]:
     """History first: one `git log -G` per repo (cached by commit) says which names
     lost a definition lately; only mentions of those names are candidates, and only
@@ -48,6 +53,7 @@ def removed_mentions(
     mentioned names were never removed, so most of the tree is never searched."""
     if depth <= 0:
         return []
+    known = known or {}  # removal tables that came with an index file, by repo
     mentions: dict[str, list[Mention]] = defaultdict(list)
     for snap in index.snapshots.values():
         for mention in snap.mentions:
@@ -57,14 +63,9 @@ def removed_mentions(
     gits = {r.name: GitRepo(r.path) for r in workspace.repos if r.name in index.snapshots}
     removals: dict[str, Removal] = {}
     for name, git in gits.items():
-        commit = index.snapshots[name].commit
-        key = f"removals:{commit}:{depth}"
-        found = cache.get_result(key) if cache is not None else None
-        if not isinstance(found, dict):
-            found = {k: [r.repo, r.commit, r.subject, r.path]
-                     for k, r in _removals(git, name, commit, depth).items()}
-            if cache is not None:
-                cache.put_result(key, found)
+        found = known.get(name)
+        if found is None:
+            found = repo_removals(git, name, index.snapshots[name].commit, depth, cache)
         for key_name in mentions.keys() & found.keys():
             if key_name not in removals:
                 repo, sha, subject, path = found[key_name]
@@ -88,6 +89,20 @@ def removed_mentions(
         for name in candidates if name not in defined
         for m in mentions[name]
     ]
+
+
+def repo_removals(
+    git: GitRepo, repo: str, commit: str, depth: int, cache: BlobCache | None = None
+) -> RemovalTable:
+    """The removal table of one repo at one commit, cached by commit."""
+    key = f"removals:{commit}:{depth}"
+    found = cache.get_result(key) if cache is not None else None
+    if isinstance(found, dict) and all(isinstance(v, list) and len(v) == 4 for v in found.values()):
+        return {str(k): [str(x) for x in v] for k, v in found.items()}
+    table = {k: [r.repo, r.commit, r.subject, r.path] for k, r in _removals(git, repo, commit, depth).items()}
+    if cache is not None:
+        cache.put_result(key, table)
+    return table
 
 
 def _defined_names(git: GitRepo, commit: str, candidates: list[str]) -> set[str]:

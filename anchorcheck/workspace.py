@@ -104,9 +104,11 @@ def load_workspace(
     repo_args: Sequence[str] = (),
     ref_args: Sequence[str] = (),
     cwd: Path | None = None,
+    current_repo: bool = True,
 ) -> Workspace:
     """The workspace from `--config`/`anchorcheck.toml`, `--repo` and `--ref`; with
-    none of them, the current git repository alone."""
+    none of them, the current git repository alone (or, without `current_repo`, no
+    repo: the repos then come from index files)."""
     cwd = cwd or Path.cwd()
     overrides = [split_pair(arg, "--repo", "NAME=PATH") for arg in repo_args]
     refs = dict(split_pair(arg, "--ref", "NAME=REF") for arg in ref_args)
@@ -114,7 +116,7 @@ def load_workspace(
         config = cwd / CONFIG_NAME
     if config is not None:
         ws = _read_config(config)
-    elif overrides:
+    elif overrides or not current_repo:
         ws = Workspace(())
     else:
         ws = Workspace((_current_repo(cwd),))
