@@ -16,7 +16,7 @@ import os
 import sqlite3
 import sys
 from collections.abc import Iterable
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -135,10 +135,12 @@ class BlobCache:
         self.misses += len(wanted) - len(found)
         return found
 
-    def put_many(self, items: Iterable[tuple[str, str, BlobIndex | str]]) -> None:
+    def put_many(self, items: Iterable[tuple[str, str, BlobIndex | str | Encoded]]) -> None:
+        """Store values, or values already encoded (`Encoded`, by the extraction workers)."""
         if self._db is None:
             return
-        rows = [(self._key(oid, lang), _encode(value)) for oid, lang, value in items]
+        rows = [(self._key(oid, lang), value.text if isinstance(value, Encoded) else encode_value(value))
+                for oid, lang, value in items]
         if not rows:
             return
         try:
@@ -187,7 +189,14 @@ class BlobCache:
 # -- codec: plain JSON, checked on the way in ----------------------------------
 
 
-def _encode(value: BlobIndex | str) -> str:
+@dataclass(frozen=True, slots=True)
+class Encoded:
+    """A cache value already encoded."""
+
+    text: str
+
+
+def encode_value(value: BlobIndex | str) -> str:
     return json.dumps(encode_blob_index(value), separators=(",", ":"))
 
 

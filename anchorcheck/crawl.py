@@ -8,7 +8,7 @@ from typing import Any
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import UNREADABLE
-from anchorcheck.cache import BlobCache
+from anchorcheck.cache import BlobCache, Encoded
 from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, extract_blobs, worker_count
 from anchorcheck.gitio import GitRepo, TreeEntry
@@ -202,7 +202,7 @@ def index_entries(
         for (oid, lang), value in stored.items():
             memo[(oid, lang, options)] = value
         pending = known(pending)
-    fresh: list[tuple[str, str, BlobIndex | str]] = []
+    fresh: list[tuple[str, str, BlobIndex | str | Encoded]] = []
     files_read = bytes_read = 0
     langs_of = {oid: tuple(sorted({lang for _, lang in to_read[oid]})) for oid in pending}
     sizes = {e.oid: max(e.size, 0) for e in entry_list}
@@ -215,10 +215,13 @@ def index_entries(
 
     workers = worker_count(settings.jobs)
     total = sum(sizes.get(oid, 0) for oid in pending)
-    for oid, size, results in extract_blobs(blob_jobs(), options, workers, total):
+    encode = cache is not None
+    for oid, size, results, encoded in extract_blobs(blob_jobs(), options, workers, total, encode):
         files_read += 1
         bytes_read += size
-        by_lang = dict(zip(langs_of.get(oid, ()), results, strict=True))
+        langs = langs_of.get(oid, ())
+        by_lang = dict(zip(langs, results, strict=True))
+        coded = dict(zip(langs, encoded, strict=True)) if encoded is not None else {}
         for path, lang in to_read.get(oid, []):
             value = by_lang[lang]
             if value == UNREADABLE:  # this clone's fault, not the blob's: never memoised
@@ -226,7 +229,7 @@ def index_entries(
                 continue
             key = (oid, lang, options)
             if key not in memo:
-                fresh.append((oid, lang, value))
+                fresh.append((oid, lang, Encoded(coded[lang]) if lang in coded else value))
                 memo[key] = value
             if isinstance(value, str):
                 skipped.append(SkippedFile(path, value))

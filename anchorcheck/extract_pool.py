@@ -16,12 +16,14 @@ from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from anchorcheck.blobtext import decode_blob
+from anchorcheck.cache import encode_value
 from anchorcheck.extract import BlobIndex, ExtractOptions, extract
 
 # (blob id, its bytes or None when git could not read it, the languages it is read as)
 BlobJob = tuple[str, bytes | None, tuple[str, ...]]
-# (blob id, bytes read, one result per language: its index, or why it is not read)
-BlobResult = tuple[str, int, tuple[BlobIndex | str, ...]]
+# (blob id, bytes read, one result per language: its index, or why it is not read;
+# and, when the results go to the cache, each one encoded for it)
+BlobResult = tuple[str, int, tuple[BlobIndex | str, ...], tuple[str, ...] | None]
 
 # Below this much text a pool costs more (fork, pickling) than it saves.
 _MIN_PARALLEL_BYTES = 4_000_000
@@ -54,18 +56,28 @@ def extract_one(
     return tuple(out)
 
 
-def _extract_batch(batch: list[BlobJob], options: ExtractOptions) -> list[BlobResult]:
-    return [(oid, len(data or b""), extract_one(data, langs, options)) for oid, data, langs in batch]
+def _extract_batch(batch: list[BlobJob], options: ExtractOptions, encode: bool) -> list[BlobResult]:
+    return [_result(oid, data, langs, options, encode) for oid, data, langs in batch]
+
+
+def _result(
+    oid: str, data: bytes | None, langs: Sequence[str], options: ExtractOptions, encode: bool
+) -> BlobResult:
+    results = extract_one(data, langs, options)
+    # Encoding for the cache is done where the scanning is: in the workers, in parallel.
+    encoded = tuple(encode_value(r) for r in results) if encode and data is not None else None
+    return oid, len(data or b""), results, encoded
 
 
 def extract_blobs(
-    jobs: Iterable[BlobJob], options: ExtractOptions, workers: int, total_bytes: int
+    jobs: Iterable[BlobJob], options: ExtractOptions, workers: int, total_bytes: int,
+    encode: bool = False,
 ) -> Iterator[BlobResult]:
     """Each blob's results, in the order given. With one worker, or too little text
     to share out, everything runs here."""
     if workers <= 1 or total_bytes < _MIN_PARALLEL_BYTES:
         for oid, data, langs in jobs:
-            yield oid, len(data or b""), extract_one(data, langs, options)
+            yield _result(oid, data, langs, options, encode)
         return
     # fork: workers start in milliseconds with every pattern already compiled. A fork
     # pool starts all its workers on the first submit, made here before `jobs` is
@@ -81,12 +93,12 @@ def extract_blobs(
             batch.append(job)
             size += len(job[1] or b"")
             if size >= _BATCH_BYTES or len(batch) >= _BATCH_BLOBS:
-                in_flight.append(pool.submit(_extract_batch, batch, options))
+                in_flight.append(pool.submit(_extract_batch, batch, options, encode))
                 batch, size = [], 0
                 # Bounded: reading waits for scanning, so memory does not grow with the repo.
                 while len(in_flight) > 2 * workers:
                     yield from in_flight.popleft().result()
         if batch:
-            in_flight.append(pool.submit(_extract_batch, batch, options))
+            in_flight.append(pool.submit(_extract_batch, batch, options, encode))
         while in_flight:
             yield from in_flight.popleft().result()

@@ -49,8 +49,10 @@ class WorkspaceIndex:
         self.by_name: dict[str, list[Anchor]] = defaultdict(list)
         self.notes: dict[str, list[Anchor]] = defaultdict(list)
         self.by_file: dict[FileId, list[Anchor]] = defaultdict(list)
-        self.suffixes: dict[str, list[FileId]] = defaultdict(list)
-        self.dirs: dict[str, set[str]] = defaultdict(set)
+        # Paths by base name: a path reference matches the files it is a suffix of. One
+        # entry per file (not one per suffix) keeps building this cheap on big trees.
+        self.by_basename: dict[str, list[FileId]] = defaultdict(list)
+        self._dirs: dict[str, set[str]] = {}
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         for snap in snapshots:
             for anchor in snap.anchors:
@@ -59,12 +61,29 @@ class WorkspaceIndex:
                     self.notes[anchor.name].append(anchor)
                 else:
                     self.by_name[anchor.name].append(anchor)
+            repo = snap.repo
             for path in snap.paths:
-                parts = path.split("/")
-                for i in range(len(parts)):
-                    self.suffixes["/".join(parts[i:])].append((snap.repo, path))
-                for i in range(1, len(parts)):
-                    self.dirs[snap.repo].add("/".join(parts[:i]))
+                self.by_basename[path.rpartition("/")[2]].append((repo, path))
+
+    def ending_with(self, suffix: str) -> list[FileId]:
+        """Files whose path is `suffix` or ends with `/suffix`."""
+        tail = "/" + suffix
+        return sorted((r, p) for r, p in self.by_basename.get(suffix.rpartition("/")[2], ())
+                      if p == suffix or p.endswith(tail))
+
+    def dirs(self, repo: str) -> set[str]:
+        """The directories of a repo, built on first need (most runs cite no directory)."""
+        found = self._dirs.get(repo)
+        if found is None:
+            found = set()
+            snap = self.snapshots.get(repo)
+            for path in snap.paths if snap is not None else ():
+                cut = path.rfind("/")
+                while cut > 0 and path[:cut] not in found:
+                    found.add(path[:cut])
+                    cut = path.rfind("/", 0, cut)
+            self._dirs[repo] = found
+        return found
 
     @property
     def anchors(self) -> Iterable[Anchor]:
@@ -78,7 +97,7 @@ class WorkspaceIndex:
 
     def has_file(self, repo: str, path: str) -> bool:
         snap = self.snapshots.get(repo)
-        return snap is not None and (path in snap.paths or path.rstrip("/") in self.dirs[repo])
+        return snap is not None and (path in snap.paths or path.rstrip("/") in self.dirs(repo))
 
 
 class Resolver:
@@ -144,7 +163,7 @@ class Resolver:
         head, _, rest = path.partition("/")
         if rest and head in self.index.snapshots and self.index.has_file(head, rest):
             return ((head, rest),)
-        matches = self.index.suffixes.get(path, [])
+        matches = self.index.ending_with(path)
         if len(matches) == 1:
             return (matches[0],)
         if len(matches) > 1:
