@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,7 +18,9 @@ from anchorcheck.repobuilder import Files, branch, git, init_repo
 
 # The command line caches blobs under $XDG_CACHE_HOME: give the test run its own, so
 # no test reads a cache another run (or the developer) wrote.
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="anchorcheck-test-cache-")
+_CACHE_HOME = tempfile.mkdtemp(prefix="anchorcheck-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _CACHE_HOME
+atexit.register(shutil.rmtree, _CACHE_HOME, ignore_errors=True)
 
 
 @dataclass
