@@ -222,32 +222,48 @@ def _decode(raw: str) -> BlobIndex | str | None:
         return None
 
 
-def decode_blob_index(doc: Any) -> BlobIndex | str | None:
-    """None when the value is not what this version writes: a miss, never a crash."""
+def decode_blob_index(
+    doc: Any, repo: str = "", places: dict[str, list[str]] | None = None
+) -> BlobIndex | str | None:
+    """None when the value is not what this version writes: a miss, never a crash.
+
+    `places` (a whole snapshot's value) gives each anchor ("a"), reference ("r") and
+    suppression ("s") its path, so items are built once, in place."""
     try:
         if "skip" in doc:
             return str(doc["skip"])
+        where = places or {}
+
+        def paths(key: str, n: int) -> list[str]:
+            found = [str(p) for p in where[key]] if key in where else [""] * n
+            if len(found) != n:
+                raise ValueError(key)
+            return found
+
+        a_paths = paths("a", len(doc["a"]))
+        r_paths = paths("r", len(doc["r"]))
+        s_paths = paths("s", len(doc["s"]))
         return BlobIndex(
             anchors=tuple(
-                Anchor(str(n), AnchorKind(k), int(ln), int(c), str(s)) for n, k, ln, c, s in doc["a"]
+                Anchor(str(n), AnchorKind(k), int(ln), int(c), str(s), repo, p)
+                for (n, k, ln, c, s), p in zip(doc["a"], a_paths, strict=True)
             ),
-            references=tuple(_reference(r) for r in doc["r"]),
+            references=tuple(_reference(r, repo, p) for r, p in zip(doc["r"], r_paths, strict=True)),
             comments=int(doc["c"]),
             line_count=int(doc["n"]),
             mentions=tuple((str(n), int(ln), int(c)) for n, ln, c in doc["m"]),
             suppressions=tuple(
-                Suppression(int(a), int(b), tuple(str(x) for x in codes), int(ln), int(c))
-                for a, b, codes, ln, c in doc["s"]
+                Suppression(int(a), int(b), tuple(str(x) for x in codes), int(ln), int(c), repo, p)
+                for (a, b, codes, ln, c), p in zip(doc["s"], s_paths, strict=True)
             ),
         )
     except (ValueError, KeyError, TypeError):
         return None
 
 
-def _reference(r: list[Any]) -> Reference:
-    kind, line, col, text, name, repo, path, relative, lines, via_url, claim = r
+def _reference(r: list[Any], repo: str = "", at: str = "") -> Reference:
+    kind, line, col, text, name, target_repo, target_path, relative, lines, via_url, claim = r
     return Reference(
-        RefKind(kind), int(line), int(col), str(text), name, repo, path, bool(relative),
-        (int(lines[0]), int(lines[1])) if lines else None, bool(via_url), claim,
+        RefKind(kind), int(line), int(col), str(text), name, target_repo, target_path, bool(relative),
+        (int(lines[0]), int(lines[1])) if lines else None, bool(via_url), claim, repo, at,
     )
-

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from anchorcheck.anchor import Anchor
@@ -118,26 +118,23 @@ def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
     from anchorcheck.cache import decode_blob_index
 
     try:
-        blob = decode_blob_index(doc["index"])
+        name = spec.name
+        places = {"a": doc["anchor_paths"], "r": doc["ref_paths"], "s": doc["suppression_paths"]}
+        blob = decode_blob_index(doc["index"], name, places)
         if not isinstance(blob, BlobIndex):
             return None
-        name = spec.name
-
-        def placed(items: Iterable[Any], key: str) -> list[tuple[Any, str]]:
-            return list(zip(items, (str(p) for p in doc[key]), strict=True))
-
+        mention_paths = [str(p) for p in doc["mention_paths"]]
         return SnapshotIndex(
             repo=name, ref=spec.ref, commit=str(doc["commit"]),
             paths=frozenset(str(p) for p in doc["paths"]),
-            anchors=tuple(replace(a, repo=name, path=p) for a, p in placed(blob.anchors, "anchor_paths")),
-            references=tuple(replace(r, repo=name, path=p) for r, p in placed(blob.references, "ref_paths")),
+            anchors=blob.anchors,
+            references=blob.references,
             line_counts={str(k): int(v) for k, v in doc["lines"].items()},
             oids={str(k): str(v) for k, v in doc["oids"].items()},
             skipped=tuple(SkippedFile(str(p), str(r)) for p, r in doc["skipped"]),
             mentions=tuple(Mention(m[0], name, p, m[1], m[2])
-                           for m, p in placed(blob.mentions, "mention_paths")),
-            suppressions=tuple(replace(x, repo=name, path=p)
-                               for x, p in placed(blob.suppressions, "suppression_paths")),
+                           for m, p in zip(blob.mentions, mention_paths, strict=True)),
+            suppressions=blob.suppressions,
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
@@ -247,9 +244,17 @@ def index_entries(
         blob = per_path[path]
         line_counts[path] = blob.line_count
         mentions.extend(Mention(name, spec.name, path, line, col) for name, line, col in blob.mentions)
-        suppressions.extend(replace(s, repo=spec.name, path=path) for s in blob.suppressions)
-        anchors.extend(replace(a, repo=spec.name, path=path) for a in blob.anchors)
-        refs.extend(replace(r, repo=spec.name, path=path) for r in blob.references)
+        # Placed with the constructors: dataclasses.replace costs several times more,
+        # and a big repo has tens of thousands of these.
+        name = spec.name
+        suppressions.extend(Suppression(first=s.first, last=s.last, codes=s.codes, line=s.line,
+                                        col=s.col, repo=name, path=path) for s in blob.suppressions)
+        anchors.extend(Anchor(name=a.name, kind=a.kind, line=a.line, col=a.col, slug=a.slug,
+                              repo=name, path=path) for a in blob.anchors)
+        refs.extend(Reference(kind=r.kind, line=r.line, col=r.col, text=r.text, name=r.name,
+                              target_repo=r.target_repo, target_path=r.target_path,
+                              relative=r.relative, lines=r.lines, via_url=r.via_url, claim=r.claim,
+                              repo=name, path=path) for r in blob.references)
     return SnapshotIndex(
         repo=spec.name,
         ref=spec.ref,

@@ -34,12 +34,16 @@ def reference_node(r: Reference) -> str:
     return f"ref:{r.repo}:{r.path}:{r.line}:{r.col}"
 
 
-def build_graph(index: WorkspaceIndex, resolutions: Iterable[Resolution]) -> nx.MultiDiGraph:
+def build_graph(
+    index: WorkspaceIndex, resolutions: Iterable[Resolution], anchors: bool = True
+) -> nx.MultiDiGraph:
+    """The reference graph; without `anchors`, only the anchors references point at
+    (enough for the reference rules, and far smaller)."""
     g = nx.MultiDiGraph()
     for name, snap in index.snapshots.items():
         g.add_node(repo_node(name), type="repo", repo=name, path="", line=0,
                    ref=snap.ref, commit=snap.commit)
-    for anchor in index.anchors:
+    for anchor in index.anchors if anchors else ():
         _add_file(g, anchor.repo, anchor.path)
         node = anchor_node(anchor)
         g.add_node(node, type="anchor", repo=anchor.repo, path=anchor.path, line=anchor.line,

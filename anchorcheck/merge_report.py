@@ -19,6 +19,7 @@ from anchorcheck.graph import build_graph
 from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.mergeorder import Analysis
 from anchorcheck.report import finding_json, render_text, safe_text, summary
+from anchorcheck.resolve import Resolution
 from anchorcheck.rules import REGISTRY, CheckContext
 from anchorcheck.rules.merge import MergeContext
 from anchorcheck.selection import Selection
@@ -50,9 +51,11 @@ def _new_dangling(analysis: Analysis, selection: Selection) -> list[Finding]:
     """References a change adds that resolve nowhere, even with every open change in:
     the workspace rules word them, tagged with the change."""
     out: list[Finding] = []
+    by_label: dict[str, list[Resolution]] = {}
     for label, res in analysis.dangling:
-        graph = build_graph(analysis.base, [res])
-        ctx = CheckContext(analysis.base, graph)
+        by_label.setdefault(label, []).append(res)
+    for label, resolutions in by_label.items():
+        ctx = CheckContext(analysis.base, build_graph(analysis.base, resolutions, anchors=False))
         for code in _REFERENCE_RULES:
             rule = REGISTRY[code]
             if selection.enabled(code, rule.enabled_by_default):
