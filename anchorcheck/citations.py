@@ -82,13 +82,20 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
     text = joined.text
     if TRIGGER.search(text) is None:
         return
-    taken: list[tuple[int, int]] = []
+    # Which characters a reference (or a URL, or a Note definition) already covers: a
+    # byte per character keeps the overlap test linear however many references a
+    # comment holds (a list of spans made it quadratic on hostile input).
+    taken = bytearray(len(text))
+
+    def take(span: tuple[int, int]) -> None:
+        s, e = span
+        taken[s:e] = b"\x01" * (e - s)
 
     def free(m: re.Match[str]) -> bool:
         s, e = m.span()
-        if any(s < te and ts < e for ts, te in taken):
+        if 1 in taken[s:e]:
             return False
-        taken.append((s, e))
+        take((s, e))
         return True
 
     # Each pattern runs only where its literal occurs: most comments that pass the
@@ -99,7 +106,7 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
         for m in _NOTE.finditer(text):
             line, col = joined.locate(m.start())
             if (line, col) in definitions:
-                taken.append(m.span())
+                take(m.span())
                 continue
             if free(m):
                 name = fold_space(_GUTTER.sub(" ", m.group("name")))
@@ -132,7 +139,7 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
     # symbol claims are not claims. A URL's path is not a file of ours either.
     if comment.kind != "docstring":
         for m in _URL.finditer(text):
-            taken.append(m.span())
+            take(m.span())
         yield from claims.find_claims(joined, free)
 
 

@@ -107,35 +107,25 @@ def repo_removals(
 
 def _defined_names(git: GitRepo, commit: str, candidates: list[str]) -> set[str]:
     """Which of `candidates` something defines at `commit`. Generous on purpose (any
-    top-level assignment, any import counts), so that only names truly gone remain."""
+    top-level assignment, any import counts), so that only names truly gone remain.
+    git finds the lines that name a candidate (fixed strings, fast); the definition
+    shapes are matched here."""
     wanted = set(candidates)
     names: set[str] = set()
     for i in range(0, len(candidates), _CHUNK):
-        alternatives = "|".join(re.escape(n) for n in candidates[i:i + _CHUNK])
-        lines = git.grep_matches([_definition_perl(alternatives)], commit, perl=True)
-        if lines is None:  # git without PCRE: the POSIX patterns one by one
-            lines = [m for p in _definition_posix(alternatives)
-                     for m in (git.grep_matches([p], commit) or [])]
-        for line in lines:
-            names.update(wanted.intersection(_IDENT.findall(line)))
+        chunk = candidates[i:i + _CHUNK]
+        shape = re.compile(_definition("|".join(re.escape(n) for n in chunk)))
+        for _, _, line in git.grep_words(chunk, commit):
+            for m in shape.finditer(line):
+                names.update(wanted.intersection(_IDENT.findall(m.group(0))))
     return names
 
 
-def _definition_perl(names: str) -> str:
+def _definition(names: str) -> str:
     return (
         rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+(?:{names})(?![\w$])"
         rf"|^(?:{names})\s*(?:=[^=]|::)"
         rf"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]*?\b(?:{names})\b"
-    )
-
-
-def _definition_posix(names: str) -> tuple[str, ...]:
-    return (
-        rf"(^|[^A-Za-z0-9_]){_KEYWORDS}[[:space:]]+({names})([^A-Za-z0-9_$]|$)",
-        rf"(^|[^A-Za-z0-9_])(const|let|var)[[:space:]]+({names})([^A-Za-z0-9_$]|$)",
-        rf"^({names})[[:space:]]*(=[^=]|::)",
-        rf"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+"
-        rf"([A-Za-z0-9_., ]*[^A-Za-z0-9_])?({names})([^A-Za-z0-9_]|$)",
     )
 
 

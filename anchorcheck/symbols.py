@@ -76,15 +76,6 @@ def _python(tree: ast.Module) -> dict[str, int]:
     return out
 
 
-def definition_pattern(name: str) -> str:
-    """An extended regex (for `git grep -E`) matching a definition of `name`."""
-    n = re.escape(name)
-    return (
-        rf"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype)[[:space:]]+"
-        rf"(\([^)]*\)[[:space:]]*)?{n}([^A-Za-z0-9_]|$)|^{n}[[:space:]]*(::|=[^=])"
-    )
-
-
 def definition_regex(names: list[str]) -> str:
     """A PCRE (and Python) regex matching a definition of any of `names`; the name is
     group `a` (after a keyword) or `b` (a top-level binding, signature or C function)."""

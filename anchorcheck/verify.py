@@ -23,7 +23,7 @@ from anchorcheck.gitio import GitRepo
 from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
-from anchorcheck.symbols import defined_symbols, definition_pattern, definition_regex
+from anchorcheck.symbols import defined_symbols, definition_regex
 from anchorcheck.workspace import Contract, Workspace
 
 FileId = tuple[str, str]
@@ -253,19 +253,15 @@ def _symbols(
 def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str]
 ) -> dict[str, list[tuple[str, str, int]]]:
-    """Where each name is defined now, found by one `git grep` per repo at its commit
-    (all names in one alternation; the files need not be read into Python)."""
+    """Where each name is defined now: one fixed-string `git grep` per repo at its
+    commit finds the lines naming them, the definition shapes are matched here."""
     found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
     for spec in workspace.repos:
         snap = index.snapshots.get(spec.name)
         if snap is None:
             continue
-        git = GitRepo(spec.path)
-        hits = git.grep([definition_regex(names)], snap.commit, perl=True)
-        if hits is None:  # git without PCRE
-            hits = git.grep([definition_pattern(n) for n in names], snap.commit) or []
-        for path, line, text in hits:
+        for path, line, text in GitRepo(spec.path).grep_words(names, snap.commit):
             m = matcher.search(text)
             if m is not None:
                 found[m.group("a") or m.group("b")].append((spec.name, path, line))
