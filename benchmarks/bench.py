@@ -9,9 +9,11 @@
 
 It times, in one run: `git cat-file --batch` reading every blob of every repo, `git
 grep -c` of the anchor and reference triggers, anchorcheck cold (empty cache), warm
-(same cache, nothing changed), and `merge-order` for a PR touching 10 files of the
-first repo (warm cache); it prints each time, its ratio to cat-file and to cold, and
-peak memory. Machines are noisy: compare ratios, not seconds, and repeat (--repeat).
+(same cache, nothing changed), `merge-order` for a PR touching 10 files of the first
+repo (the base cached, the PR head new), and `check --index` over per-repo index files
+(built by one `anchorcheck index` per repo, not timed); it prints each time, its ratio
+to cat-file and to cold, and peak memory. Machines are noisy: compare ratios, not
+seconds, and repeat (--repeat).
 """
 
 from __future__ import annotations

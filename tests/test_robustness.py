@@ -260,3 +260,19 @@ def test_extraction_never_raises_and_everything_lies_inside_the_file(family: str
         assert 1 <= item.line <= lines
     for _, line, _ in index.mentions:
         assert 1 <= line <= lines
+
+
+def test_nothing_runs_through_a_shell() -> None:
+    """Refs and paths reach git as argument lists: no shell anywhere in the package."""
+    import ast
+
+    package = Path(__file__).resolve().parent.parent / "anchorcheck"
+    offenders = []
+    for source in package.rglob("*.py"):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.keyword) and node.arg == "shell":
+                offenders.append(f"{source.name}:{node.lineno} shell=")
+            if isinstance(node, ast.Attribute) and node.attr in ("system", "popen", "getoutput", "getstatusoutput"):
+                offenders.append(f"{source.name}:{node.lineno} .{node.attr}")
+    assert offenders == []
