@@ -292,6 +292,8 @@ def _dependencies(world: Scenarios, result: Analysis) -> None:
 
 
 def _breaks(world: Scenarios, result: Analysis) -> None:
+    if not any(result.removed_anchors.values()):
+        return  # no change removes an anchor: nothing to break (and no base-wide resolve)
     base = world.resolver(())
     base_citations: dict[tuple[str, str, str], list[Reference]] = {}
     for ref in result.base.references:

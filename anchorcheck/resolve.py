@@ -51,7 +51,7 @@ class WorkspaceIndex:
         self.by_file: dict[FileId, list[Anchor]] = defaultdict(list)
         # Paths by base name: a path reference matches the files it is a suffix of. One
         # entry per file (not one per suffix) keeps building this cheap on big trees.
-        self.by_basename: dict[str, list[FileId]] = defaultdict(list)
+        self._by_basename: dict[str, list[FileId]] | None = None  # built on first need
         self._dirs: dict[str, set[str]] = {}
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         for snap in snapshots:
@@ -61,14 +61,18 @@ class WorkspaceIndex:
                     self.notes[anchor.name].append(anchor)
                 else:
                     self.by_name[anchor.name].append(anchor)
-            repo = snap.repo
-            for path in snap.paths:
-                self.by_basename[path.rpartition("/")[2]].append((repo, path))
 
     def ending_with(self, suffix: str) -> list[FileId]:
         """Files whose path is `suffix` or ends with `/suffix`."""
+        if self._by_basename is None:
+            table: dict[str, list[FileId]] = defaultdict(list)
+            for snap in self.snapshots.values():
+                repo = snap.repo
+                for path in snap.paths:
+                    table[path.rpartition("/")[2]].append((repo, path))
+            self._by_basename = table
         tail = "/" + suffix
-        return sorted((r, p) for r, p in self.by_basename.get(suffix.rpartition("/")[2], ())
+        return sorted((r, p) for r, p in self._by_basename.get(suffix.rpartition("/")[2], ())
                       if p == suffix or p.endswith(tail))
 
     def dirs(self, repo: str) -> set[str]:
