@@ -86,7 +86,8 @@ def run_check(
     removed: list[RemovedMention] = []
     if any(r.code == "AC203" for r in rules):
         removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache,
-                                   known={r.spec.name: r.removals for r in indexed})
+                                   known={r.spec.name: r.removals for r in indexed},
+                                   known_defined={r.spec.name: r.defined for r in indexed})
     graph = build_graph(index, resolutions)
     ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]

@@ -281,7 +281,7 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
     `check --index`: one job per repo does the heavy part, one job checks."""
     from anchorcheck.crawl import crawl
     from anchorcheck.gitio import GitRepo
-    from anchorcheck.history import repo_removals
+    from anchorcheck.history import defined_names, repo_removals
     from anchorcheck.index_file import IndexedRepo, write_index
 
     ws = _workspace(config, repos, refs)
@@ -296,10 +296,11 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
         for spec in chosen:
             snap = crawl(spec, ws.settings, cache=cache)
             depth = ws.settings.history_depth
-            removals = (repo_removals(GitRepo(spec.path), spec.name, snap.commit, depth, cache)
-                        if depth > 0 else {})
+            git = GitRepo(spec.path)
+            removals = repo_removals(git, spec.name, snap.commit, depth, cache) if depth > 0 else {}
+            defined = defined_names(git, snap.commit, cache) if depth > 0 else frozenset()
             built.append(IndexedRepo(replace(spec, path=spec.path.resolve()), snap.commit, snap,
-                                     removals, str(out)))
+                                     removals, defined, str(out)))
     finally:
         if cache is not None:
             cache.close()

@@ -151,21 +151,22 @@ class GitRepo:
         a plain alternation of names is what git searches fastest (PCRE; POSIX where
         git lacks it), and `-F -w` with many words is pathologically slow in git."""
         out: list[tuple[str, int, str]] = []
-        prefix = commit + ":"
         for i in range(0, len(words), 300):
             names = "|".join(re.escape(w) for w in words[i:i + 300])
             text = self._grep_lines(["-P", rf"\b(?:{names})\b"], commit)
             if text is None:  # git built without PCRE
                 text = self._grep_lines(
                     ["-E", rf"(^|[^A-Za-z0-9_])({names})([^A-Za-z0-9_]|$)"], commit) or ""
-            for line in text.splitlines():
-                if not line.startswith(prefix):
-                    continue
-                path, _, rest = line[len(prefix):].partition(":")
-                number, _, body = rest.partition(":")
-                if number.isdigit():
-                    out.append((path, int(number), body))
+            out.extend(_grep_records(text, commit))
         return out
+
+    def grep_lines(self, perl: str, posix: str, commit: str) -> list[tuple[str, int, str]]:
+        """(path, line, text) of every line at `commit` matching the PCRE `perl`, or
+        the extended regex `posix` where git lacks PCRE (the faster one where it can)."""
+        text = self._grep_lines(["-P", perl], commit)
+        if text is None:
+            text = self._grep_lines(["-E", posix], commit) or ""
+        return _grep_records(text, commit)
 
     def _grep_lines(self, pattern: list[str], commit: str) -> str | None:
         try:
@@ -269,6 +270,20 @@ class GitRepo:
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
+
+
+def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:
+    """`git grep -n` output at a commit, as (path, line, text)."""
+    out = []
+    prefix = commit + ":"
+    for line in text.splitlines():
+        if not line.startswith(prefix):
+            continue
+        path, _, rest = line[len(prefix):].partition(":")
+        number, _, body = rest.partition(":")
+        if number.isdigit():
+            out.append((path, int(number), body))
+    return out
 
 
 def _parse_tree(out: str) -> list[TreeEntry]:

@@ -10,7 +10,6 @@ are still defined somewhere at the checked commits; the rest are findings.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -46,14 +45,16 @@ RemovalTable = dict[str, list[str]]
 def removed_mentions(
     workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None,
     known: dict[str, RemovalTable] | None = None,
+    known_defined: dict[str, frozenset[str]] | None = None,
 ) -> list[RemovedMention]:
     """History first: one `git log -G` per repo (cached by commit) says which names
-    lost a definition lately; only mentions of those names are candidates, and only
-    they are looked for among today's definitions (one `git grep` per repo). Most
-    mentioned names were never removed, so most of the tree is never searched."""
+    lost a definition lately; only mentions of those names are candidates. Only when
+    there are some are today's definitions listed (one `git grep` per repo, cached by
+    commit). Removal tables and definitions may come with index files instead."""
     if depth <= 0:
         return []
     known = known or {}  # removal tables that came with an index file, by repo
+    known_defined = known_defined or {}
     mentions: dict[str, list[Mention]] = defaultdict(list)
     for snap in index.snapshots.values():
         for mention in snap.mentions:
@@ -73,17 +74,12 @@ def removed_mentions(
     candidates = sorted(removals)
     if not candidates:
         return []
-    digest = hashlib.sha256("\n".join(candidates).encode()).hexdigest()[:20]
     defined: set[str] = set()
     for name, git in gits.items():
-        commit = index.snapshots[name].commit
-        key = f"defined:{commit}:{digest}"
-        names = cache.get_result(key) if cache is not None else None
-        if not isinstance(names, list):
-            names = sorted(_defined_names(git, commit, candidates))
-            if cache is not None:
-                cache.put_result(key, names)
-        defined.update(str(n) for n in names)
+        names = known_defined.get(name)
+        if names is None:
+            names = defined_names(git, index.snapshots[name].commit, cache)
+        defined.update(names)
     return [
         RemovedMention(m, removals[name])
         for name in candidates if name not in defined
@@ -105,31 +101,48 @@ def repo_removals(
     return table
 
 
-def _defined_names(git: GitRepo, commit: str, candidates: list[str]) -> set[str]:
-    """Which of `candidates` something defines at `commit`. Generous on purpose (any
-    top-level assignment, any import counts), so that only names truly gone remain.
-    git finds the lines that name a candidate (fixed strings, fast); the definition
-    shapes are matched here."""
-    wanted = set(candidates)
+def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> frozenset[str]:
+    """Every name something defines at `commit`, generously (any top-level assignment
+    or signature, any name after a definition keyword, every name of an import line),
+    so that only names truly gone count as removed. git finds the definition-shaped
+    lines, the names are read here; cached by commit, and carried by index files."""
+    key = f"defined-names:{commit}"
+    stored = cache.get_result(key) if cache is not None else None
+    if isinstance(stored, list) and all(isinstance(n, str) for n in stored):
+        return frozenset(stored)
     names: set[str] = set()
-    for i in range(0, len(candidates), _CHUNK):
-        chunk = candidates[i:i + _CHUNK]
-        shape = re.compile(_definition("|".join(re.escape(n) for n in chunk)))
-        for _, _, line in git.grep_words(chunk, commit):
-            for m in shape.finditer(line):
-                names.update(wanted.intersection(_IDENT.findall(m.group(0))))
-    return names
+    for _, _, line in git.grep_lines(_DEFINITION_LINE_PERL, _DEFINITION_LINE_POSIX, commit):
+        for m in _AFTER_KEYWORD.finditer(line):
+            names.update(_IDENT.findall(m.group(1)))
+        binding = _BINDING.match(line)
+        if binding is not None:
+            names.add(binding.group(1))
+        imported = _IMPORT.match(line)
+        if imported is not None:
+            names.update(_IDENT.findall(imported.group(0)))
+    found = frozenset(names)
+    if cache is not None:
+        cache.put_result(key, sorted(found))
+    return found
 
 
-def _definition(names: str) -> str:
-    return (
-        rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+(?:{names})(?![\w$])"
-        rf"|^(?:{names})\s*(?:=[^=]|::)"
-        rf"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]*?\b(?:{names})\b"
-    )
+# A superset of the lines the three shapes below can match, for git to find fast.
+_DEFINITION_LINE_PERL = (
+    rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s|^\s*(?:from|import)\s|^[A-Za-z_$][\w$]*\s*(?:=|::)"
+)
+_DEFINITION_LINE_POSIX = (
+    rf"{_KEYWORDS[:-1]}|const|let|var)[[:space:]]|^[[:space:]]*(from|import)[[:space:]]"
+    r"|^[A-Za-z_$][A-Za-z0-9_$]*[[:space:]]*(=|::)"
+)
+# Every keyword with the name after it (overlapping: `type type foo` gives both), as
+# `keyword name` so that the keyword counts too.
+_AFTER_KEYWORD = re.compile(
+    rf"(?=\b((?:{_KEYWORDS[1:-1]}|const|let|var)\s+[A-Za-z_$][\w$]*))", re.ASCII
+)
+_BINDING = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::)", re.ASCII)
+_IMPORT = re.compile(r"\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]*", re.ASCII)
 
 
-_CHUNK = 300
 
 
 def _removals(git: GitRepo, repo: str, commit: str, depth: int) -> dict[str, Removal]:

@@ -8,7 +8,8 @@ reads no blob except the few that claims name.
 
 The file is gzip-compressed JSON: each repo's snapshot (paths, blob ids, anchors,
 references and claims with their comment text, mentions, suppressions, skipped files)
-and its AC203 removal table. It holds no source text beyond comments. It records the
+and what AC203 needs of its history and definitions (the removal table, the names
+defined at the commit). It holds no source text beyond comments and names. It records the
 settings that change extraction, and is refused by a check whose settings differ,
 rather than giving a result that no single run would give.
 """
@@ -42,6 +43,7 @@ class IndexedRepo:
     commit: str
     snapshot: SnapshotIndex
     removals: RemovalTable
+    defined: frozenset[str]  # every name defined at the commit (AC203), see history.defined_names
     source: str  # the index file, for messages
 
 
@@ -71,6 +73,7 @@ def write_index(path: Path, repos: list[IndexedRepo], settings: Settings) -> Non
                 "commit": r.commit,
                 "snapshot": snapshot_to_json(r.snapshot),
                 "removals": r.removals,
+                "defined": sorted(r.defined),
             }
             for r in repos
         ],
@@ -103,11 +106,13 @@ def read_index(path: Path, settings: Settings) -> list[IndexedRepo]:
                                  entry.get("url") if isinstance(entry.get("url"), str) else None)
             snapshot = snapshot_from_json(entry["snapshot"], spec)
             removals = entry["removals"]
-            if snapshot is None or not isinstance(removals, dict):
+            defined = entry["defined"]
+            if snapshot is None or not isinstance(removals, dict) or not isinstance(defined, list):
                 raise ValueError(spec.name)
             snapshot = _with_ref(snapshot, str(entry["ref"]))
             table = {str(k): [str(x) for x in v] for k, v in removals.items()}
-            out.append(IndexedRepo(spec, str(entry["commit"]), snapshot, table, str(path)))
+            out.append(IndexedRepo(spec, str(entry["commit"]), snapshot, table,
+                                   frozenset(str(n) for n in defined), str(path)))
     except (KeyError, TypeError, ValueError):
         raise ConfigError(f"{path}: damaged index file; rebuild it with `anchorcheck index`") from None
     return out
