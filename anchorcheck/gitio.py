@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -160,13 +160,30 @@ class GitRepo:
             out.extend(_grep_records(text, commit))
         return out
 
-    def grep_lines(self, perl: str, posix: str, commit: str) -> list[tuple[str, int, str]]:
-        """(path, line, text) of every line at `commit` matching the PCRE `perl`, or
-        the extended regex `posix` where git lacks PCRE (the faster one where it can)."""
-        text = self._grep_lines(["-P", perl], commit)
-        if text is None:
-            text = self._grep_lines(["-E", posix], commit) or ""
-        return _grep_records(text, commit)
+    def grep_parts(self, perl: str, posix: tuple[str, ...], commit: str) -> Iterator[str]:
+        """The matching parts (`git grep -o -h`) of every line at `commit`, streamed:
+        the PCRE `perl`, or where git lacks PCRE the extended regexes `posix`."""
+        if not (yield from self._grep_parts(["-P", "-e", perl], commit)):
+            for pattern in posix:
+                yield from self._grep_parts(["-E", "-e", pattern], commit)
+
+    def _grep_parts(self, args: list[str], commit: str) -> Generator[str, None, bool]:
+        """Yield matched parts; return False when git could not run the pattern."""
+        try:
+            proc = subprocess.Popen(
+                ["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", *args, commit, "--"],
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            )
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        assert proc.stdout is not None
+        try:
+            for raw in proc.stdout:
+                yield raw.decode(errors="replace").rstrip("\n")
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+        return code in (0, 1)
 
     def _grep_lines(self, pattern: list[str], commit: str) -> str | None:
         try:

@@ -102,45 +102,35 @@ def repo_removals(
 
 
 def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> frozenset[str]:
-    """Every name something defines at `commit`, generously (any top-level assignment
-    or signature, any name after a definition keyword, every name of an import line),
-    so that only names truly gone count as removed. git finds the definition-shaped
-    lines, the names are read here; cached by commit, and carried by index files."""
+    """Every name something defines at `commit`, generously (any name after a
+    definition keyword, any top-level assignment or signature, every name of an import
+    line), so that only names truly gone count as removed. git prints just the
+    definition-shaped parts of lines (`-o`), streamed; cached by commit, and carried
+    by index files."""
     key = f"defined-names:{commit}"
     stored = cache.get_result(key) if cache is not None else None
     if isinstance(stored, list) and all(isinstance(n, str) for n in stored):
         return frozenset(stored)
     names: set[str] = set()
-    for _, _, line in git.grep_lines(_DEFINITION_LINE_PERL, _DEFINITION_LINE_POSIX, commit):
-        for m in _AFTER_KEYWORD.finditer(line):
-            names.update(_IDENT.findall(m.group(1)))
-        binding = _BINDING.match(line)
-        if binding is not None:
-            names.add(binding.group(1))
-        imported = _IMPORT.match(line)
-        if imported is not None:
-            names.update(_IDENT.findall(imported.group(0)))
+    for part in git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit):
+        names.update(_IDENT.findall(part))
     found = frozenset(names)
     if cache is not None:
         cache.put_result(key, sorted(found))
     return found
 
 
-# A superset of the lines the three shapes below can match, for git to find fast.
-_DEFINITION_LINE_PERL = (
-    rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s|^\s*(?:from|import)\s|^[A-Za-z_$][\w$]*\s*(?:=|::)"
+_DEFINITION_PERL = (
+    rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+[A-Za-z_$][\w$]*"
+    r"|^[A-Za-z_][A-Za-z0-9_]*\s*(?:=(?!=)|::)"
+    r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+"
 )
-_DEFINITION_LINE_POSIX = (
-    rf"{_KEYWORDS[:-1]}|const|let|var)[[:space:]]|^[[:space:]]*(from|import)[[:space:]]"
-    r"|^[A-Za-z_$][A-Za-z0-9_$]*[[:space:]]*(=|::)"
+_DEFINITION_POSIX = (
+    rf"{_KEYWORDS}[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
+    r"(const|let|var)[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
+    r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(::|=)",
+    r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
 )
-# Every keyword with the name after it (overlapping: `type type foo` gives both), as
-# `keyword name` so that the keyword counts too.
-_AFTER_KEYWORD = re.compile(
-    rf"(?=\b((?:{_KEYWORDS[1:-1]}|const|let|var)\s+[A-Za-z_$][\w$]*))", re.ASCII
-)
-_BINDING = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::)", re.ASCII)
-_IMPORT = re.compile(r"\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]*", re.ASCII)
 
 
 
