@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -82,8 +83,8 @@ def extract_blobs(
     # fork: workers start in milliseconds with every pattern already compiled. A fork
     # pool starts all its workers on the first submit, made here before `jobs` is
     # iterated, so no thread (the git reader's feeder) exists when they are forked.
-    forks = "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if forks else None)
+    # Elsewhere (macOS, Windows) fork is unsafe or absent: the platform's default.
+    context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pool.submit(int).result()
         in_flight: deque[Future[list[BlobResult]]] = deque()
