@@ -14,7 +14,6 @@ from anchorcheck.citations import TRIGGER, find_references
 from anchorcheck.claims import find_mentions
 from anchorcheck.comment import JoinedText
 from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors, haddock_anchors
-from anchorcheck.markdown import read_markdown
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
@@ -45,6 +44,10 @@ class BlobIndex:
 
 def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     if language == "markdown":
+        # Imported here: markdown-it costs every run its import time, and most runs
+        # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
+        from anchorcheck.markdown import read_markdown
+
         comments, md_anchors = read_markdown(text)
         anchors = md_anchors if options.markdown else []
     else:
