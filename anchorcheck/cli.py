@@ -55,7 +55,7 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
     def command(*args: Any, **kwargs: Any) -> Any:
         # These reach the pipeline through the click context (see _run), not every
         # command's signature.
-        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs"):
+        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs", "index_files"):
             kwargs.pop(name, None)
         return fn(*args, **kwargs)
 
@@ -63,6 +63,14 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
     for opt in reversed(opts):
         wrapped = opt(wrapped)
     return wrapped
+
+
+# Commands that read snapshots take them from index files too (`anchorcheck index`).
+index_option = click.option(
+    "--index", "index_files", multiple=True, metavar="FILE",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Take repos from index files (`anchorcheck index`) instead of scanning them.",
+)
 
 
 def _open_cache(ws: Workspace) -> BlobCache | None:
@@ -90,8 +98,9 @@ def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
         progress = _progress_bar()
     from anchorcheck.check import run_check
 
+    indexed = click.get_current_context().meta.get("anchorcheck.indexed", [])
     try:
-        result = run_check(ws, cache=cache, progress=progress, **kwargs)
+        result = run_check(ws, cache=cache, progress=progress, indexed=indexed, **kwargs)
     finally:
         if progress is not None:
             click.echo("\r\x1b[K", err=True, nl=False)
@@ -130,9 +139,16 @@ def _progress_bar() -> Callable[[str, int, int], None]:
     return show
 
 
-def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...],
-               current_repo: bool = True) -> Workspace:
-    ws = load_workspace(config, repos, refs, current_repo=current_repo)
+def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]) -> Workspace:
+    ctx = click.get_current_context()
+    index_files = ctx.params.get("index_files") or ()
+    ws = load_workspace(config, repos, refs, current_repo=not index_files)
+    if index_files:
+        from anchorcheck.index_file import read_indexes, workspace_with
+
+        indexed = read_indexes(list(index_files), ws.settings)
+        ws = workspace_with(ws, indexed)
+        ctx.meta["anchorcheck.indexed"] = indexed
     jobs = click.get_current_context().params.get("jobs")
     if jobs is not None:
         ws = replace(ws, settings=replace(ws.settings, jobs=jobs))
@@ -183,14 +199,11 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
               help="Write every current finding to this baseline file.")
 @click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
               help="Only findings in, or caused by, files changed since REV.")
-@click.option("--index", "index_files", multiple=True, metavar="FILE",
-              type=click.Path(path_type=Path, dir_okay=False),
-              help="Take repos from index files (`anchorcheck index`) instead of scanning them.")
+@index_option
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
-          write_baseline: Path | None, changed_only: tuple[str, ...],
-          index_files: tuple[Path, ...]) -> None:
+          write_baseline: Path | None, changed_only: tuple[str, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.baseline import apply_baseline, read_baseline
@@ -198,15 +211,9 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     from anchorcheck.changed import changed_files, only_changed
 
     targets = _format_targets(formats or ("text",), output)
-    ws = _workspace(config, repos, refs, current_repo=not index_files)
-    indexed = []
-    if index_files:
-        from anchorcheck.index_file import read_indexes, workspace_with
-
-        indexed = read_indexes(list(index_files), ws.settings)
-        ws = workspace_with(ws, indexed)
+    ws = _workspace(config, repos, refs)
     selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
-    result = _run(ws, selection=selection, indexed=indexed)
+    result = _run(ws, selection=selection)
     findings = list(result.findings)
     if changed_only:
         findings = only_changed(result, findings, changed_files(result, changed_only))
@@ -314,6 +321,7 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
 
 @cli.command()
 @workspace_options
+@index_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
@@ -349,6 +357,7 @@ def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
 
 @cli.command()
 @workspace_options
+@index_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @click.option("--all", "show_all", is_flag=True,
@@ -385,11 +394,13 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
 
 @cli.command()
 @workspace_options
+@index_option
 @click.option("--format", "fmt", type=click.Choice(["dot", "mermaid", "json", "graphml", "html"]),
               default="mermaid", show_default=True)
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
               help="Write here instead of stdout.")
-@click.option("--repo", "only_repo", metavar="NAME", help="Only this repo and what it touches.")
+@click.option("--only-repo", "only_repo", metavar="NAME",
+              help="Only this repo and what it touches.")
 @click.option("--anchor", "anchor_name", metavar="NAME", help="Only this anchor's neighbourhood.")
 @click.option("--depth", type=click.IntRange(0, 20), default=2, show_default=True,
               help="Hops around --anchor.")
@@ -405,7 +416,7 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
 
     ws = _workspace(config, repos, refs)
     if only_repo is not None and ws.repo(only_repo) is None:
-        raise AnchorcheckError(f"--repo {only_repo!r} is not a workspace repo")
+        raise AnchorcheckError(f"--only-repo {only_repo!r} is not a workspace repo")
     g = gx.export_graph(_run(ws))
     if only_repo:
         g = gx.keep_repo(g, only_repo)

@@ -106,7 +106,7 @@ def test_filters(ws: WorkspaceBuilder) -> None:
 
     everything = labels()
     assert "Notes" in everything and "SOME LONELY HEADING" in everything
-    only_backend = labels("--repo", "backend")
+    only_backend = labels("--only-repo", "backend")
     assert "Notes" in only_backend and "ROLLBACK ON THE DEGRADED PATH" not in only_backend
     around = labels("--anchor", "ROLLBACK ON THE DEGRADED PATH", "--depth", "1")
     assert "ROLLBACK ON THE DEGRADED PATH" in around and "Notes" not in around
@@ -120,8 +120,12 @@ def test_filters(ws: WorkspaceBuilder) -> None:
     assert all(e["count"] >= 1 for e in cites)
     repos = json.loads(graph_out(ws, "--format", "json", "--collapse", "repos"))
     assert {n["id"] for n in repos["nodes"]} == {"repo:client", "repo:runtime", "repo:backend"}
-    bad = run_cli("graph", "--repo", "nope", cwd=ws.root)
+    bad = run_cli("graph", "--only-repo", "nope", cwd=ws.root)
     assert bad.code == 2 and "'nope' is not a workspace repo" in bad.err
+    # --repo is the workspace option here as everywhere (it once clashed with the filter).
+    extra = run_cli("graph", "--format", "json", "--repo", f"more={ws.repos['backend']}", cwd=ws.root)
+    assert extra.code == 0 and "UserWarning" not in extra.err, extra.err
+    assert "repo:more" in {n["id"] for n in json.loads(extra.out)["nodes"]}
 
 
 def big_workspace(ws: WorkspaceBuilder, anchors: int = 2000) -> None:

@@ -91,6 +91,12 @@ def test_one_index_of_all_repos_and_a_mix_with_scanned_repos(tmp_path: Path) -> 
     assert "def serve" not in raw and "tcpSocket" not in raw
     r = run_cli("check", "--format", "json", "--index", str(out), *RULES, cwd=ws)
     assert _findings(r.out) == _findings(whole.out)
+    # The listing and graph commands read index files too.
+    for cmd in (["anchors", "--format", "json"], ["refs", "--format", "json"],
+                ["graph", "--format", "json"]):
+        scanned = run_cli(*cmd, *REFS, cwd=ws)
+        from_index = run_cli(*cmd, "--index", str(out), cwd=ws)
+        assert (from_index.code, from_index.out) == (scanned.code, scanned.out), cmd
     # Two repos from an index, the others scanned from the config.
     part = tmp_path / "part.acidx"
     assert run_cli("index", "client", "tools", "--out", str(part), *REFS, cwd=ws).code == 0
