@@ -11,7 +11,7 @@ import networkx as nx
 
 from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
-from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl
+from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl
 from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
 from anchorcheck.history import RemovedMention, removed_mentions
@@ -44,7 +44,7 @@ class CheckResult:
 def index_workspace(
     workspace: Workspace,
     memo: BlobMemo | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[str, Progress], None] | None = None,
     cache: BlobCache | None = None,
     indexed: Mapping[str, SnapshotIndex] | None = None,
 ) -> WorkspaceIndex:
@@ -55,7 +55,7 @@ def index_workspace(
         if indexed and spec.name in indexed:
             snapshots.append(indexed[spec.name])
             continue
-        step = None if progress is None else (lambda d, t, n=spec.name: progress(n, d, t))
+        step = None if progress is None else (lambda p, n=spec.name: progress(n, p))
         snapshots.append(crawl(spec, workspace.settings, memo, step, cache))
     return WorkspaceIndex(snapshots, workspace.repos)
 
@@ -73,7 +73,7 @@ def run_check(
     workspace: Workspace,
     memo: BlobMemo | None = None,
     selection: Selection | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[str, Progress], None] | None = None,
     cache: BlobCache | None = None,
     indexed: Sequence[IndexedRepo] = (),
 ) -> CheckResult:

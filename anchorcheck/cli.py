@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     # not need it (notes, rules) starts fast.
     from anchorcheck.cache import BlobCache
     from anchorcheck.check import CheckResult, FingerprintedFinding
+    from anchorcheck.crawl import Progress
 
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -130,11 +131,11 @@ def _say_skipped(result: CheckResult, verbose: bool) -> None:
                        f"{len(snap.references)} references", err=True)
 
 
-def _progress_bar() -> Callable[[str, int, int], None]:
-    def show(repo: str, done: int, total: int) -> None:
-        if done == total or done % 250 == 0:
-            click.echo(f"\r\x1b[Kanchorcheck: {safe_text(repo)}: {done}/{total} files read",
-                       err=True, nl=False)
+def _progress_bar() -> Callable[[str, Progress], None]:
+    def show(repo: str, p: Progress) -> None:
+        if p.files == p.total or p.files % 250 == 0:
+            click.echo(f"\r\x1b[Kanchorcheck: {safe_text(repo)}: {p.files}/{p.total} files read, "
+                       f"{p.bytes / 1e6:.1f} MB, {p.anchors} anchors", err=True, nl=False)
 
     return show
 

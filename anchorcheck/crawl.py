@@ -23,6 +23,16 @@ BlobMemo = dict[tuple[str, str, ExtractOptions], BlobIndex | str]
 
 
 @dataclass(frozen=True, slots=True)
+class Progress:
+    """How far the scan of one repo is: blobs done of those to read, bytes, anchors."""
+
+    files: int
+    total: int
+    bytes: int
+    anchors: int
+
+
+@dataclass(frozen=True, slots=True)
 class Mention:
     """A code-shaped mention of a name in a comment (`name`, name())."""
 
@@ -68,7 +78,7 @@ def crawl(
     spec: RepoSpec,
     settings: Settings,
     memo: BlobMemo | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
     cache: BlobCache | None = None,
 ) -> SnapshotIndex:
     repo = GitRepo(spec.path)
@@ -147,7 +157,7 @@ def index_entries(
     entries: Iterable[TreeEntry],
     settings: Settings,
     memo: BlobMemo | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[Progress], None] | None = None,
     cache: BlobCache | None = None,
 ) -> SnapshotIndex:
     options = extract_options(settings)
@@ -205,17 +215,19 @@ def index_entries(
     sizes = {e.oid: max(e.size, 0) for e in entry_list}
 
     def blob_jobs() -> Iterator[BlobJob]:
-        for done, (oid, data) in enumerate(repo.read_blobs(pending), start=1):
-            if progress is not None:
-                progress(done, len(pending))
+        for oid, data in repo.read_blobs(pending):
             yield oid, data, langs_of.get(oid, ())
 
     workers = worker_count(settings.jobs)
     total = sum(sizes.get(oid, 0) for oid in pending)
     encode = cache is not None
+    anchors_found = 0
     for oid, size, results, encoded in extract_blobs(blob_jobs(), options, workers, total, encode):
         files_read += 1
         bytes_read += size
+        anchors_found += sum(len(r.anchors) for r in results if isinstance(r, BlobIndex))
+        if progress is not None:
+            progress(Progress(files_read, len(pending), bytes_read, anchors_found))
         langs = langs_of.get(oid, ())
         by_lang = dict(zip(langs, results, strict=True))
         coded = dict(zip(langs, encoded, strict=True)) if encoded is not None else {}

@@ -162,3 +162,39 @@ def test_demo_runs_and_tells_the_story(tmp_path: Path) -> None:
     kept = run_cli("check", "--config", str(tmp_path / "demo" / "anchorcheck.toml"),
                    "--ref", "client-runtime=pr/359", cwd=tmp_path)
     assert kept.code == 1 and "AC101" in kept.out
+
+
+def _stderr_on_a_terminal(args: list[str], cwd: Path, env_extra: dict[str, str]) -> str:
+    """Run the command line with stderr on a real pseudo-terminal; return what it showed."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "CI"} | env_extra
+    proc = subprocess.Popen([sys.executable, "-m", "anchorcheck", *args], cwd=cwd, env=env,
+                            stdout=subprocess.DEVNULL, stderr=slave)
+    os.close(slave)
+    chunks = []
+    while True:
+        try:
+            data = os.read(master, 4096)
+        except OSError:  # the terminal closed: the process is done
+            break
+        if not data:
+            break
+        chunks.append(data)
+    proc.wait(timeout=60)
+    os.close(master)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def test_progress_on_a_terminal_only(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {f"m{i}.py": f"# PART {i} HEADING\n# Body.\nx = {i}\n" for i in range(300)})
+    ws.config()
+    shown = _stderr_on_a_terminal(["check", "--no-cache"], ws.root, {})
+    assert "anchorcheck: r: 250/300 files read" in shown
+    assert "anchorcheck: r: 300/300 files read, 0.0 MB, 300 anchors" in shown
+    assert _stderr_on_a_terminal(["check", "--no-cache", "--quiet"], ws.root, {}) == ""
+    assert _stderr_on_a_terminal(["check", "--no-cache"], ws.root, {"CI": "true"}) == ""
