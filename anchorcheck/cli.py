@@ -1,4 +1,5 @@
-"""Command line: `anchorcheck check | anchors | refs | rules | demo`."""
+"""Command line: `anchorcheck check | anchors | refs | graph | index | merge-order |
+facts | fix | notes | rules | demo`."""
 
 from __future__ import annotations
 
