@@ -212,14 +212,14 @@ def index_entries(
     fresh: list[tuple[str, str, BlobIndex | str | Encoded]] = []
     files_read = bytes_read = 0
     langs_of = {oid: tuple(sorted({lang for _, lang in to_read[oid]})) for oid in pending}
-    sizes = {e.oid: max(e.size, 0) for e in entry_list}
 
     def blob_jobs() -> Iterator[BlobJob]:
         for oid, data in repo.read_blobs(pending):
             yield oid, data, langs_of.get(oid, ())
 
     workers = worker_count(settings.jobs)
-    total = sum(sizes.get(oid, 0) for oid in pending)
+    sizes = {e.oid: max(e.size, 0) for e in entry_list if e.oid in langs_of}
+    total = sum(sizes.values())  # of the text to scan: decides whether a pool pays
     encode = cache is not None
     anchors_found = 0
     for oid, size, results, encoded in extract_blobs(blob_jobs(), options, workers, total, encode):

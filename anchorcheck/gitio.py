@@ -153,25 +153,26 @@ class GitRepo:
         out: list[tuple[str, int, str]] = []
         for i in range(0, len(words), 300):
             names = "|".join(re.escape(w) for w in words[i:i + 300])
-            text = self._grep_lines(["-P", rf"\b(?:{names})\b"], commit)
+            text = self._grep_lines("-P", rf"\b(?:{names})\b", commit)
             if text is None:  # git built without PCRE
                 text = self._grep_lines(
-                    ["-E", rf"(^|[^A-Za-z0-9_])({names})([^A-Za-z0-9_]|$)"], commit) or ""
+                    "-E", rf"(^|[^A-Za-z0-9_])({names})([^A-Za-z0-9_]|$)", commit) or ""
             out.extend(_grep_records(text, commit))
         return out
 
     def grep_parts(self, perl: str, posix: tuple[str, ...], commit: str) -> Iterator[str]:
         """The matching parts (`git grep -o -h`) of every line at `commit`, streamed:
         the PCRE `perl`, or where git lacks PCRE the extended regexes `posix`."""
-        if not (yield from self._grep_parts(["-P", "-e", perl], commit)):
+        if not (yield from self._grep_parts("-P", perl, commit)):
             for pattern in posix:
-                yield from self._grep_parts(["-E", "-e", pattern], commit)
+                yield from self._grep_parts("-E", pattern, commit)
 
-    def _grep_parts(self, args: list[str], commit: str) -> Generator[str, None, bool]:
+    def _grep_parts(self, syntax: str, pattern: str, commit: str) -> Generator[str, None, bool]:
         """Yield matched parts; return False when git could not run the pattern."""
         try:
             proc = subprocess.Popen(
-                ["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", *args, commit, "--"],
+                ["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", syntax, "-e",
+                 pattern, commit, "--"],
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         except OSError as exc:
@@ -185,11 +186,13 @@ class GitRepo:
             code = proc.wait()
         return code in (0, 1)
 
-    def _grep_lines(self, pattern: list[str], commit: str) -> str | None:
+    def _grep_lines(self, syntax: str, pattern: str, commit: str) -> str | None:
+        """`git grep -n` output for one pattern (`syntax` -P or -E); None when git
+        cannot run it."""
         try:
             done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", "grep", "-n", "-I", *pattern[:1], "-e",
-                 *pattern[1:], commit, "--"],
+                ["git", f"--git-dir={self.git_dir}", "grep", "-n", "-I", syntax, "-e", pattern,
+                 commit, "--"],
                 capture_output=True, check=False,
             )
         except OSError as exc:

@@ -4,8 +4,9 @@ more, but that the repos' git history shows were defined, and removed when.
 Both questions go to git in bulk, never per name. One `git log -G` per repo (over at
 most `history-depth` commits, newest first) finds the diffs that add or remove a
 definition; for each name the newest such event decides, and a removal makes the
-name's mentions candidates. One `git grep -o` per repo then asks which candidates
-are still defined somewhere at the checked commits; the rest are findings.
+name's mentions candidates. Only when there are candidates, one `git grep -o` per
+repo lists every name defined at the checked commit; candidates defined nowhere are
+findings. Both answers depend on the commit alone, so both are cached by commit.
 """
 
 from __future__ import annotations
@@ -131,8 +132,6 @@ _DEFINITION_POSIX = (
     r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(::|=)",
     r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
 )
-
-
 
 
 def _removals(git: GitRepo, repo: str, commit: str, depth: int) -> dict[str, Removal]:

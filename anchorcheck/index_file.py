@@ -109,17 +109,13 @@ def read_index(path: Path, settings: Settings) -> list[IndexedRepo]:
             defined = entry["defined"]
             if snapshot is None or not isinstance(removals, dict) or not isinstance(defined, list):
                 raise ValueError(spec.name)
-            snapshot = _with_ref(snapshot, str(entry["ref"]))
+            snapshot = replace(snapshot, ref=str(entry["ref"]))  # shown as it was indexed
             table = {str(k): [str(x) for x in v] for k, v in removals.items()}
             out.append(IndexedRepo(spec, str(entry["commit"]), snapshot, table,
                                    frozenset(str(n) for n in defined), str(path)))
     except (KeyError, TypeError, ValueError):
         raise ConfigError(f"{path}: damaged index file; rebuild it with `anchorcheck index`") from None
     return out
-
-
-def _with_ref(snapshot: SnapshotIndex, ref: str) -> SnapshotIndex:
-    return replace(snapshot, ref=ref)
 
 
 def read_indexes(paths: list[Path], settings: Settings) -> list[IndexedRepo]:

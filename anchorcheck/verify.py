@@ -253,8 +253,8 @@ def _symbols(
 def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str]
 ) -> dict[str, list[tuple[str, str, int]]]:
-    """Where each name is defined now: one fixed-string `git grep` per repo at its
-    commit finds the lines naming them, the definition shapes are matched here."""
+    """Where each name is defined now: one `git grep` per repo at its commit finds
+    the lines naming them (GitRepo.grep_words), the definition shapes are matched here."""
     found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
     for spec in workspace.repos:
