@@ -11,7 +11,7 @@ runs to the end of the file instead of being retried at every later position).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from anchorcheck.comment import Comment, CommentLine
@@ -31,19 +31,15 @@ _BACKTICK = r"`[^`]*`?"
 @dataclass(frozen=True, slots=True)
 class _Family:
     pattern: re.Pattern[str]
-    # A `#` (or other opener) only opens a comment where this says so.
-    opener_ok: Callable[[str, int], bool] | None = None
+    # Dockerfile/INI rule: the opener opens a comment only as the first non-blank
+    # character of its line. Every other family's opener rule is a lookbehind inside its
+    # pattern, so that a rejected opener is never matched to the end of its line and
+    # retried one character later (quadratic on a long line of `a#a#a#...`).
+    line_start_only: bool = False
 
 
-def _hash_ok(text: str, pos: int) -> bool:
-    """Shell/YAML/Make rule: `#` opens a comment at line start or after white space."""
-    return pos == 0 or text[pos - 1] in " \t\n\r;|&()"
-
-
-def _line_start_ok(text: str, pos: int) -> bool:
-    """Dockerfile/INI rule: only a line whose first non-blank character is the opener."""
-    start = text.rfind("\n", 0, pos) + 1
-    return text[start:pos].strip() == ""
+# `#` opens a comment at the start of the text or after one of these (shell, YAML, HCL).
+_HASH = r"(?<![^ \t\n\r;|&()])#"
 
 
 def _compile(*alternatives: str) -> re.Pattern[str]:
@@ -56,25 +52,25 @@ _FAMILIES: dict[str, _Family] = {
         r"(?P<lc>#[^\n]*)",
     )),
     "hash": _Family(_compile(
-        rf"(?P<str>{_DQ}|{_SQ})", r"(?P<lc>#[^\n]*)",
-    ), _hash_ok),
+        rf"(?P<str>{_DQ}|{_SQ})", rf"(?P<lc>{_HASH}[^\n]*)",
+    )),
     "yaml": _Family(_compile(
         r"(?P<bc>\{\{-?\s*/\*.*?(?:\*/\s*-?\}\}|\Z))",
         r"(?P<skip>\{\{.*?(?:\}\}|\Z))",
         rf"(?P<str>{_DQ}|'(?:[^'\n]|'')*'?)",
-        r"(?P<lc>#[^\n]*)",
-    ), _hash_ok),
+        rf"(?P<lc>{_HASH}[^\n]*)",
+    )),
     "shell": _Family(_compile(
         r"(?P<heredoc><<-?[ \t]*(?P<q>['\"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q))",
         rf"(?P<str>\$'[^'\\]*(?:\\.[^'\\]*)*'?|{_DQ_ML}|{_SQ_RAW_ML}|{_BACKTICK})",
-        r"(?P<lc>#[^\n]*)",
-    ), _hash_ok),
-    "dockerfile": _Family(_compile(r"(?P<lc>#[^\n]*)"), _line_start_ok),
+        rf"(?P<lc>{_HASH}[^\n]*)",
+    )),
+    "dockerfile": _Family(_compile(r"(?P<lc>#[^\n]*)"), line_start_only=True),
     "toml": _Family(_compile(
         rf"(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|'[^'\n]*'?)", r"(?P<lc>#[^\n]*)",
     )),
-    "ini": _Family(_compile(r"(?P<lc>[#;][^\n]*)"), _line_start_ok),
-    "make": _Family(_compile(r"(?P<lc>#[^\n]*)"), lambda t, p: p == 0 or t[p - 1] != "\\"),
+    "ini": _Family(_compile(r"(?P<lc>[#;][^\n]*)"), line_start_only=True),
+    "make": _Family(_compile(r"(?P<lc>(?<!\\)#[^\n]*)")),
     "c": _Family(_compile(
         rf"(?P<str>{_DQ}|{_CHAR}|{_BACKTICK})",
         r"(?P<lc>//[^\n]*)",
@@ -98,8 +94,8 @@ _FAMILIES: dict[str, _Family] = {
     "haskell": _Family(_compile(
         r"(?P<nbc>\{-)",
         rf"(?P<str>{_DQ}|{_CHAR})",
-        r"(?P<lc>--+(?![!#$%&*+./<=>?@\\^|~:])[^\n]*)",
-    ), lambda t, p: p == 0 or t[p - 1] not in "!#$%&*+./<=>?@\\^|~:"),
+        r"(?P<lc>(?<![!#$%&*+./<=>?@\\^|~:])--+(?![!#$%&*+./<=>?@\\^|~:])[^\n]*)",
+    )),
     "sql": _Family(_compile(
         r"(?P<str>'[^']*'?|\"[^\"\n]*\"?)",
         r"(?P<lc>--[^\n]*)",
@@ -145,7 +141,7 @@ def scan(text: str, family: str, keep: re.Pattern[str] | None = None) -> list[Co
 def _spans(text: str, fam: _Family) -> Iterator[Span]:
     pos = 0
     search = fam.pattern.search
-    ok = fam.opener_ok
+    line_start_only = fam.line_start_only
     while True:
         m = search(text, pos)
         if m is None:
@@ -156,8 +152,9 @@ def _spans(text: str, fam: _Family) -> Iterator[Span]:
         if kind == "str" or kind == "skip":
             continue
         if kind == "lc":
-            if ok is not None and not ok(text, start):
-                pos = start + 1
+            if line_start_only and text[text.rfind("\n", 0, start) + 1:start].strip():
+                # No later opener on this line can be its first non-blank character.
+                pos = end
                 continue
             yield (start, end, _LINE)
         elif kind == "bc":

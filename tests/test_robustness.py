@@ -212,6 +212,21 @@ def test_every_pattern_is_linear_on_100_kb_of_a_repeated_unit(unit: str, family:
     assert time.perf_counter() - start < 1.0, (family, unit)
 
 
+# Openers that a family's rule rejects, repeated on one long line: a rejected opener
+# once matched to the end of its line and was retried one character later, which made
+# shell, Make, Dockerfile and INI quadratic (hypothesis found `a#` in a Dockerfile: 3.4 s).
+_REJECTED_OPENERS = ["a#", "\\#", "-#", "a;", "a--", "!--", "a//", "x/*", "a#\"", "a{-", "a<!--"]
+
+
+@pytest.mark.parametrize("family", sorted(_FAMILIES))
+def test_rejected_openers_on_one_long_line_stay_linear(family: str) -> None:
+    for unit in _REJECTED_OPENERS:
+        text = (unit * (100_000 // len(unit) + 1))[:100_000]
+        start = time.perf_counter()
+        extract(text, family, ExtractOptions())
+        assert time.perf_counter() - start < 1.0, (family, unit)
+
+
 # -- fuzz: well-formed comment blocks in each language family ---------------------
 
 # How each family writes a one-line comment; block-only families wrap the text.
