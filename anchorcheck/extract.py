@@ -48,7 +48,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
         from anchorcheck.markdown import read_markdown
 
-        comments, md_anchors = read_markdown(text)
+        comments, md_anchors = read_markdown(text, keep=_INTEREST)
         anchors = md_anchors if options.markdown else []
     else:
         comments = scan(text, language, keep=_HADDOCK_KEEP if language == "haskell" else _INTEREST)

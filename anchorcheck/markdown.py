@@ -1,34 +1,80 @@
 """Markdown: headings are anchors (cited by GitHub slug), prose blocks hold references.
 
-markdown-it-py gives block structure with source line maps; prose is taken from the
-source lines themselves so link syntax and columns survive. Code blocks are not prose.
+The block structure comes from a line-by-line reader of CommonMark's block rules
+(containers: block quotes and list items; leaves: ATX and setext headings, fenced and
+indented code, HTML blocks, thematic breaks, paragraphs). markdown-it-py did this
+before, but its block parser costs ~25 µs per line that starts a block, so 100 KB of
+one-line blocks (a hostile README of `#` lines) took 1.2-1.7 s; this reader does the
+same in a tenth of that. What the reader leaves out (link reference definitions are
+read as prose; tabs count as spaces up to the next multiple of four over the whole
+line) only changes which lines count as prose. `tests/test_markdown.py` compares it
+with markdown-it-py on generated documents.
+
+markdown-it-py still renders a heading's inline markup to the text GitHub slugs
+(`_plain_text`), and supplies the HTML block start and end conditions.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
+
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.token import Token
 
 from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug
 from anchorcheck.comment import Comment, CommentLine
 
-# Block structure only: inline parsing of every paragraph costs most of the time and
-# is superlinear on hostile emphasis runs; only headings need it (see _plain_text).
-_PARSER = MarkdownIt("commonmark").disable("inline")
 _INLINE = MarkdownIt("commonmark")
 _MAX_HEADING = 500
-_PROSE_OPEN = frozenset({"paragraph_open", "html_block"})
+# markdown-it-py's inline parser costs 40-100 µs a heading: a file of 10,000 short
+# headings with markup took a second. Past this many parsed headings a file's further
+# headings are rendered by `_approximate_text` instead (no real document comes close).
+_MAX_PARSED_HEADINGS = 1000
+# A heading without any of these renders as its own source text (folded later), so
+# the inline parser, the costliest step per heading, is skipped for it.
+_INLINE_MARKUP = frozenset("*_`[]<>!&\\")
+
+# The first characters that may open a container or a leaf other than a paragraph:
+# a line of prose starting with anything else skips every pattern below.
+_CONTAINER_START = frozenset(">-+*0123456789")
+_LEAF_START = frozenset("=-#`~*_<")
+_QUOTE = re.compile(r" {0,3}>")
+_ITEM = re.compile(r" {0,3}(?:[-+*]|(\d{1,9})[.)])(?= |$)")
+_ATX = re.compile(r" {0,3}#{1,6}(?: |$)")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_BREAK = re.compile(r" {0,3}(?:(?:\*[ ]*){3,}|(?:-[ ]*){3,}|(?:_[ ]*){3,})$")
+_SETEXT = re.compile(r" {0,3}(?:=+|-+)[ ]*$")
+_CLOSING_HASHES = re.compile(r"(?:^| )#+ *$")
 
 
-def read_markdown(text: str) -> tuple[list[Comment], list[Anchor]]:
-    tokens = _PARSER.parse(text)
+@dataclass(frozen=True, slots=True)
+class Block:
+    """Lines [start, end) (0-based) of one heading or prose block."""
+
+    kind: str  # "heading" | "prose"
+    start: int
+    end: int
+    title: str = ""  # a heading's source text, inline markup included
+
+
+def read_markdown(text: str, keep: re.Pattern[str] | None = None) -> tuple[list[Comment], list[Anchor]]:
+    """Comments for the heading and prose blocks, and an anchor per heading. With
+    `keep`, a block becomes a Comment only if `keep` finds a match in its lines
+    (headings are anchors either way), as `scanners.scan` does for code comments."""
     lines = text.split("\n")
     comments: list[Comment] = []
     anchors: list[Anchor] = []
     seen_slugs: dict[str, int] = {}
-    for i, tok in enumerate(tokens):
-        if tok.type == "heading_open" and tok.map is not None:
-            title = fold_space(_plain_text(tokens[i + 1].content))
+    parsed = 0
+    for block in read_blocks(document_lines(lines)):
+        if block.kind == "heading":
+            if parsed < _MAX_PARSED_HEADINGS or _INLINE_MARKUP.isdisjoint(block.title):
+                parsed += not _INLINE_MARKUP.isdisjoint(block.title)
+                title = fold_space(_plain_text(block.title))
+            else:
+                title = fold_space(_approximate_text(block.title))
             if not title:
                 continue
             slug = github_slug(title)
@@ -37,26 +83,314 @@ def read_markdown(text: str) -> tuple[list[Comment], list[Anchor]]:
             seen_slugs[slug] = n + 1
             if n:
                 slug = f"{slug}-{n}"
-            line = tok.map[0] + 1
-            col = len(lines[tok.map[0]]) - len(lines[tok.map[0]].lstrip())
-            anchors.append(Anchor.make(title, AnchorKind.MARKDOWN, line, col, slug))
-            comments.append(_block(lines, tok.map[0], tok.map[1], "heading"))
-        elif tok.type in _PROSE_OPEN and tok.map is not None:
-            comments.append(_block(lines, tok.map[0], tok.map[1], "prose"))
+            first = lines[block.start]
+            col = len(first) - len(first.lstrip())
+            anchors.append(Anchor.make(title, AnchorKind.MARKDOWN, block.start + 1, col, slug))
+        if keep is None or any(keep.search(lines[n]) for n in range(block.start, block.end)):
+            comments.append(_comment(lines, block))
     return comments, anchors
 
 
-def _block(lines: list[str], start: int, end: int, kind: str) -> Comment:
+def document_lines(lines: list[str]) -> list[str]:
+    """`text.split("\n")` as Markdown counts lines: a final line end does not start
+    another line (an unclosed fence or HTML block ends before it)."""
+    return lines[:-1] if len(lines) > 1 and lines[-1] == "" else lines
+
+
+def _comment(lines: list[str], block: Block) -> Comment:
     body = tuple(
-        CommentLine(n + 1, 0, lines[n].rstrip("\r")) for n in range(start, min(end, len(lines)))
+        CommentLine(n + 1, 0, lines[n].rstrip("\r"))
+        for n in range(block.start, min(block.end, len(lines)))
     )
-    return Comment(body or (CommentLine(start + 1, 0, ""),), own_line=True, kind=kind)
+    return Comment(body or (CommentLine(block.start + 1, 0, ""),), own_line=True, kind=block.kind)
+
+
+@dataclass(slots=True)
+class _Container:
+    quote: bool
+    width: int = 0  # a list item: the columns its content is indented by
+    # An item whose marker line is empty ends at a blank next line (CommonMark: an
+    # item begins with at most one blank line); True until that next line is seen.
+    opened_empty: bool = False
+
+
+@dataclass(slots=True)
+class _Leaf:
+    kind: str  # "para" | "fence" | "html" | "code"
+    start: int
+    end: int  # one past the last line that belongs to it
+    close: re.Pattern[str] | str | None = None  # fence marker or HTML end condition
+    depth: int = 0  # how many containers it sits in
+    text: list[str] | None = None  # a paragraph's lines, container markers gone
+    col: int = 0  # a paragraph's content column, as markdown-it-py counts it
+
+
+def read_blocks(lines: list[str]) -> list[Block]:
+    """The heading and prose blocks of a Markdown document, in order. Linear: every
+    line is looked at once per open container, with anchored patterns only."""
+    out: list[Block] = []
+    stack: list[_Container] = []
+    leaf: _Leaf | None = None
+
+    def finish() -> None:
+        nonlocal leaf
+        if leaf is not None and leaf.kind in ("para", "html"):
+            out.append(Block("prose", leaf.start, leaf.end))
+        leaf = None
+
+    for n, raw in enumerate(lines):
+        line = raw.rstrip("\r")
+        if "\t" in line:
+            line = line.expandtabs(4)
+        pos, matched = _match_containers(line, stack)
+        rest = line[pos:]
+        blank = not rest.strip(" ")
+
+        if leaf is not None and leaf.depth == matched == len(stack):
+            if leaf.kind == "fence":
+                assert isinstance(leaf.close, str)
+                if _closes_fence(rest, leaf.close):
+                    leaf.end = n + 1
+                    finish()
+                else:
+                    leaf.end = n + 1
+                continue
+            if leaf.kind == "html":
+                if isinstance(leaf.close, re.Pattern) and leaf.close.pattern == "^$":
+                    if blank:
+                        finish()
+                        continue
+                    leaf.end = n + 1
+                    continue
+                leaf.end = n + 1
+                if isinstance(leaf.close, re.Pattern) and leaf.close.search(rest):
+                    finish()
+                continue
+            if leaf.kind == "code":
+                if blank or _indent(rest) >= 4:
+                    if not blank:
+                        leaf.end = n + 1
+                    continue
+                finish()
+
+        if matched < len(stack):
+            if (leaf is not None and leaf.kind == "para" and not blank
+                    and not _ends_paragraph(rest, pos + _indent(rest) - _lazy_col(stack, matched, leaf))):
+                _extend(leaf, n, rest)  # a lazy continuation line
+                continue
+            del stack[matched:]
+            finish()
+
+        # New containers opened on this line.
+        stripped = rest.lstrip(" ")
+        while stripped[:1] in _CONTAINER_START and stripped:
+            q = _QUOTE.match(rest)
+            if q is not None:
+                finish()
+                stack.append(_Container(quote=True))
+                pos += q.end() + (1 if line[pos + q.end():pos + q.end() + 1] == " " else 0)
+            else:
+                width = _item(rest, in_paragraph=leaf is not None and leaf.kind == "para")
+                if width is None:
+                    break
+                finish()
+                stack.append(_Container(quote=False, width=width, opened_empty=not rest[width:].strip(" ")))
+                pos += min(width, len(rest))
+            rest = line[pos:]
+            stripped = rest.lstrip(" ")
+        if not stripped:
+            finish()
+            continue
+        depth = len(stack)
+        indent = len(rest) - len(stripped)
+        in_para = leaf is not None and leaf.kind == "para"
+        if indent >= 4:
+            if leaf is not None and in_para:
+                _extend(leaf, n, rest)
+            else:
+                finish()
+                leaf = _Leaf("code", n, n + 1, depth=depth)
+            continue
+        if stripped[0] in _LEAF_START:
+            if leaf is not None and in_para and _SETEXT.match(rest):
+                title = "\n".join(t.strip(" ") for t in leaf.text or ())
+                out.append(Block("heading", leaf.start, n + 1, title.strip()))
+                leaf = None
+                continue
+            if _ATX.match(rest):
+                finish()
+                out.append(Block("heading", n, n + 1, _atx_title(rest)))
+                continue
+            fence = _FENCE.match(rest)
+            if fence is not None and not (fence.group(1)[0] == "`" and "`" in rest[fence.end():]):
+                finish()
+                leaf = _Leaf("fence", n, n + 1, fence.group(1), depth)
+                continue
+            if _BREAK.match(rest):
+                finish()
+                continue
+            html = _html_start(stripped, in_paragraph=in_para)
+            if html is not None:
+                finish()
+                leaf = _Leaf("html", n, n + 1, html, depth)
+                if html.pattern != "^$" and html.search(rest):
+                    finish()
+                continue
+        if leaf is not None and in_para:
+            _extend(leaf, n, rest)
+        else:
+            leaf = _Leaf("para", n, n + 1, depth=depth, text=[rest], col=_content_col(stack))
+    finish()
+    return out
+
+
+def _extend(leaf: _Leaf, n: int, rest: str) -> None:
+    leaf.end = n + 1
+    if leaf.text is not None:
+        leaf.text.append(rest)
+
+
+def _match_containers(line: str, stack: list[_Container]) -> tuple[int, int]:
+    """How far the open containers continue on this line: (column, how many)."""
+    pos = 0
+    for i, c in enumerate(stack):
+        rest = line[pos:]
+        if c.quote:
+            q = _QUOTE.match(rest)
+            if q is None:
+                return pos, i
+            pos += q.end() + (1 if rest[q.end():q.end() + 1] == " " else 0)
+        elif not rest.strip(" "):
+            if c.opened_empty:
+                return pos, i
+            pos = len(line)
+        elif _indent(rest) >= c.width:
+            pos += c.width
+            c.opened_empty = False
+        else:
+            return pos, i
+    return pos, len(stack)
+
+
+def _item(rest: str, *, in_paragraph: bool) -> int | None:
+    """A list item marker opening `rest`: the width of its content indent, or None."""
+    m = _ITEM.match(rest)
+    if m is None or _BREAK.match(rest):
+        return None
+    after = rest[m.end():]
+    empty = not after.strip(" ")
+    if in_paragraph and (empty or (m.group(1) is not None and int(m.group(1)) != 1)):
+        return None  # an empty item, or a list not starting at 1, cannot interrupt a paragraph
+    spaces = len(after) - len(after.lstrip(" "))
+    if empty or spaces > 4:
+        return m.end() + 1  # content on the next line, or indented code after one space
+    return m.end() + spaces
+
+
+def _content_col(stack: list[_Container]) -> int:
+    """The column markdown-it-py measures a lazy line's indentation from: the item
+    widths since the innermost block quote (a quote restarts the count)."""
+    col = 0
+    for c in stack:
+        col = 0 if c.quote else col + c.width
+    return col
+
+
+def _lazy_col(stack: list[_Container], matched: int, leaf: _Leaf) -> int:
+    """Where markdown-it-py measures a possibly lazy line's indentation from: an
+    unmatched block quote decides from the column it stands at, else the paragraph."""
+    for i in range(matched, len(stack)):
+        if stack[i].quote:
+            return _content_col(stack[:i])
+    return leaf.col
+
+
+def _ends_paragraph(rest: str, indent: int) -> bool:
+    """Whether a line that leaves the paragraph's containers ends it rather than
+    continuing it lazily; `indent` is counted from the paragraph's content column."""
+    if indent >= 4:
+        return False
+    rest = rest.lstrip(" ")
+    return (_starts_block(rest, in_paragraph=True) or _QUOTE.match(rest) is not None
+            or _item(rest, in_paragraph=False) is not None)
+
+
+def _starts_block(rest: str, *, in_paragraph: bool) -> bool:
+    """Whether `rest` opens a leaf block that ends a paragraph."""
+    if _indent(rest) >= 4:
+        return False
+    if _ATX.match(rest) or _BREAK.match(rest):
+        return True
+    fence = _FENCE.match(rest)
+    if fence is not None and not (fence.group(1)[0] == "`" and "`" in rest[fence.end():]):
+        return True
+    return _html_start(rest.lstrip(" "), in_paragraph=in_paragraph) is not None
+
+
+def _html_start(text: str, *, in_paragraph: bool) -> re.Pattern[str] | None:
+    """The end condition of the HTML block `text` opens (markdown-it-py's table of
+    CommonMark's seven kinds), or None."""
+    if not text.startswith("<"):
+        return None
+    for start, end, interrupts in HTML_SEQUENCES:
+        if start.search(text):
+            return end if interrupts or not in_paragraph else None
+    return None
+
+
+def _closes_fence(rest: str, marker: str) -> bool:
+    stripped = rest.lstrip(" ")
+    if len(rest) - len(stripped) >= 4:
+        return False
+    run = len(stripped) - len(stripped.lstrip(marker[0]))
+    return run >= len(marker) and not stripped[run:].strip(" ")
+
+
+def _atx_title(rest: str) -> str:
+    body = rest.lstrip(" ").lstrip("#").strip(" ")
+    m = _CLOSING_HASHES.search(body)
+    if m is not None:
+        body = body[:m.start()]
+    return body.strip(" ")
+
+
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK_TARGET = re.compile(r"\]\([^)\n]*\)")
+_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
+_MARKUP = re.compile(r"\\([!-/:-@\[-`{-~])|[*`\[\]]|(?<!\w)_+|_+(?!\w)")
+
+
+def _approximate_text(source: str) -> str:
+    """A heading's rendered text without the inline parser: link targets, tags and
+    emphasis, code and escape characters dropped (a word's inner `_` kept)."""
+    text = _TAG.sub("", _LINK_TARGET.sub("", _IMAGE.sub("", source)))
+    return _MARKUP.sub(lambda m: m.group(1) or "", text)
+
+
+def _single_code_spans(source: str) -> str:
+    """Text with single-backtick code spans and no other markup, rendered: `a` b -> a b.
+    (Each pair of backticks is a span; an odd one out stays literal.)"""
+    parts = source.split("`")
+    if len(parts) % 2 == 0:  # an odd number of backticks: the last one stays literal
+        parts[-2:] = ["`".join(parts[-2:])]
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 and len(part) > 1 and part[0] == part[-1] == " " and part.strip(" "):
+            part = part[1:-1]  # CommonMark strips one space each side of a code span
+        out.append(part)
+    return "".join(out)
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip(" "))
 
 
 def _plain_text(source: str) -> str:
     """The heading as GitHub renders it: emphasis and link markup gone, code kept."""
-    if len(source) > _MAX_HEADING:
+    if len(source) > _MAX_HEADING or _INLINE_MARKUP.isdisjoint(source):
         return source
+    if _INLINE_MARKUP.isdisjoint(source.replace("`", "")) and "``" not in source:
+        return _single_code_spans(source)
     tokens = _INLINE.parseInline(source)
     children: list[Token] = (tokens[0].children or []) if tokens else []
     parts = []
