@@ -14,8 +14,6 @@ from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import git
-
 from anchorcheck.errors import GitError
 
 _MODE_SYMLINK = "120000"
@@ -45,31 +43,39 @@ def check_ref(ref: str) -> str:
     return ref
 
 
+def find_git_dir(path: Path) -> Path:
+    """The git directory of the work tree or bare repository at `path` (not a parent)."""
+    dotgit = path / ".git"
+    if dotgit.is_dir():
+        return dotgit
+    if dotgit.is_file():  # a linked work tree or a submodule: "gitdir: <path>"
+        try:
+            text = dotgit.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError as exc:
+            raise GitError(f"{path}: cannot read .git: {exc.strerror}") from None
+        if text.startswith("gitdir:"):
+            target = path / text.removeprefix("gitdir:").strip()
+            if target.is_dir():
+                return target
+        raise GitError(f"{path}: .git does not point to a git directory")
+    if (path / "objects").is_dir() and (path / "HEAD").is_file() and (path / "refs").is_dir():
+        return path
+    raise GitError(f"{path}: not a git repository")
+
+
 class GitRepo:
     """One local repository (work tree or bare), addressed by its git directory."""
 
     def __init__(self, path: Path) -> None:
         if not path.exists():
             raise GitError(f"{path}: no such directory")
-        try:
-            repo = git.Repo(path, search_parent_directories=False)
-        except (git.InvalidGitRepositoryError, git.NoSuchPathError):
-            repo = self._open_bare_without_config(path)
         self.path = path
-        # Passing the git directory explicitly works for work trees, bare repos and
-        # mirrors that lack a `config` file, which GitPython's own detection misreads.
-        self.git_dir = str(Path(repo.git_dir).resolve())
-        self._repo = repo
+        # The git directory is found here and passed to every git command explicitly:
+        # that works for work trees, bare repos and mirrors without a `config` file, and
+        # is not refused as "dubious ownership" when the checkout belongs to another
+        # user (CI containers), which git's own discovery would be.
+        self.git_dir = str(find_git_dir(path).resolve())
         self.blobs_read = 0  # every blob this object has streamed, for cost accounting
-
-    @staticmethod
-    def _open_bare_without_config(path: Path) -> git.Repo:
-        if (path / "objects").is_dir() and (path / "HEAD").is_file():
-            try:
-                return git.Repo(path, search_parent_directories=False)
-            except git.GitError:
-                pass
-        raise GitError(f"{path}: not a git repository")
 
     def _git(self, *args: str, input_text: str | None = None) -> str:
         try:

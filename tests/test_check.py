@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from pathlib import Path
+
+import pytest
 
 from anchorcheck.check import run_check
 from anchorcheck.repobuilder import git
@@ -21,7 +25,6 @@ spec:
 """
 
 CITE = """\
-import os
 
 # Binding can fail; see ROLLBACK ON THE DEGRADED PATH in
 # client/templates/deploy.yaml for why that is accepted.
@@ -148,6 +151,37 @@ def test_bare_repo_without_config_file(ws: WorkspaceBuilder, tmp_path: Path) -> 
     git(tmp_path, "clone", "-q", "--bare", str(ws.repos["client"]), str(mirror))
     (mirror / "config").unlink()
     r = run_cli("anchors", "--repo", f"client={mirror}", "--format", "json", cwd=tmp_path)
+    assert r.code == 0, r.err
+    assert [a["name"] for a in json.loads(r.out)["anchors"]] == ["ROLLBACK ON THE DEGRADED PATH"]
+
+
+def test_linked_work_tree_and_a_broken_git_file(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    client = ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    git(client, "worktree", "add", "-q", str(tmp_path / "linked"), "-b", "linked")
+    assert (tmp_path / "linked" / ".git").is_file()
+    r = run_cli("anchors", "--repo", f"client={tmp_path / 'linked'}", "--format", "json", cwd=tmp_path)
+    assert r.code == 0, r.err
+    assert [a["name"] for a in json.loads(r.out)["anchors"]] == ["ROLLBACK ON THE DEGRADED PATH"]
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / ".git").write_text("gitdir: ../nowhere\n", encoding="utf-8")
+    r = run_cli("anchors", "--repo", f"b={broken}", cwd=tmp_path)
+    assert r.code == 2 and "does not point to a git directory" in r.err and "Traceback" not in r.err
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the repo to another user")
+def test_a_checkout_owned_by_another_user_is_read(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    # CI containers often run as root on a checkout owned by the runner's user: git's
+    # own repository discovery refuses it ("dubious ownership"), anchorcheck does not.
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    owned = tmp_path / "owned"
+    git(tmp_path, "clone", "-q", str(ws.repos["client"]), str(owned))
+    for root, dirs, files in os.walk(owned):
+        for name in [*dirs, *files]:
+            os.lchown(os.path.join(root, name), 65534, 65534)
+    os.lchown(owned, 65534, 65534)
+    assert subprocess.run(["git", "-C", str(owned), "rev-parse", "HEAD"], capture_output=True).returncode != 0
+    r = run_cli("anchors", "--repo", f"client={owned}", "--format", "json", cwd=tmp_path)
     assert r.code == 0, r.err
     assert [a["name"] for a in json.loads(r.out)["anchors"]] == ["ROLLBACK ON THE DEGRADED PATH"]
 
