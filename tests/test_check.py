@@ -25,6 +25,7 @@ spec:
 """
 
 CITE = """\
+import os
 
 # Binding can fail; see ROLLBACK ON THE DEGRADED PATH in
 # client/templates/deploy.yaml for why that is accepted.
