@@ -57,6 +57,10 @@ _NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200
 _MD_LINK = re.compile(
     r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
 )
+# A Markdown link reference definition, `[label]: target "title"`, on its own line.
+_MD_REF_DEF = re.compile(
+    r"(?m)^[ \t]{0,3}\[[^\]\n]{1,300}\]:[ \t]*(?P<target><[^<>\n]{1,500}>|[^\s<>]{1,500})"
+)
 _URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
 _BLOB_URL = re.compile(
     r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
@@ -69,7 +73,7 @@ _GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
 # search rules them out far faster than running every pattern.
 TRIGGER = re.compile(
     r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
-    r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|" + claims.TRIGGER
+    r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|\]:|" + claims.TRIGGER
 )
 
 
@@ -115,10 +119,15 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
         for m in _BLOB_URL.finditer(text):
             if free(m):
                 yield _blob_url_reference(joined, m)
+    in_markdown = comment.kind in ("prose", "heading")
     if "](" in text:
-        in_markdown = comment.kind in ("prose", "heading")
         for m in _MD_LINK.finditer(text):
             ref = _md_link_reference(joined, m, in_markdown)
+            if ref is not None and free(m):
+                yield ref
+    if in_markdown and "]:" in text:
+        for m in _MD_REF_DEF.finditer(text):
+            ref = _md_link_reference(joined, m, True)
             if ref is not None and free(m):
                 yield ref
     patterns = []

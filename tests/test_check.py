@@ -279,6 +279,22 @@ def test_markdown_links_slugs_and_blob_urls(ws: WorkspaceBuilder) -> None:
     assert out == [("AC101", "README.md", 2), ("AC105", "README.md", 2), ("AC105", "README.md", 4)]
 
 
+def test_markdown_link_reference_definitions_are_checked_like_links(ws: WorkspaceBuilder) -> None:
+    ws.repo("docs", {
+        "guide/install.md": "# Install\n\n## Usage\n",
+        "README.md": (
+            "Read the [guide][g], its [usage][u], the [gone][x] part and [the site][w].\n\n"
+            "[g]: guide/install.md\n"
+            "[u]: <guide/install.md#usage> \"Usage\"\n"
+            "[x]: guide/install.md#no-such\n"
+            "[w]: https://example.com/guide\n"
+            "  [y]: guide/missing.md\n"
+            "\n```\n[z]: not/checked.md\n```\n"
+        ),
+    })
+    assert codes(ws) == [("AC101", "README.md", 5), ("AC105", "README.md", 7)]
+
+
 def test_relative_markdown_links_resolve_from_the_citing_file(ws: WorkspaceBuilder) -> None:
     ws.repo("docs", {
         "a/b/page.md": "# Page\n\nSee [up](../other.md#top) and [root](/README.md) and [self](#page).\n",
