@@ -18,7 +18,7 @@ from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 5
+EXTRACTOR_VERSION = 6
 
 # A comment block is only built when it may hold an anchor or a reference.
 _INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anchorcheck.languages import language_of
+from anchorcheck.scanners import yaml_block_scalar_lines
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,14 +100,12 @@ _DIRECTIVE_ONLY = re.compile(r"^[ \t]*(?:\{\{.*?\}\}[ \t]*)+$")
 def _yaml(text: str) -> dict[str, Fact]:
     facts: dict[str, Fact] = {}
     stack: list[tuple[int, str]] = []  # (indent, key)
-    block_indent = -1
+    in_block_scalar = yaml_block_scalar_lines(text)
     for number, raw in enumerate(text.split("\n"), start=1):
+        if number in in_block_scalar:
+            continue
         stripped = raw.strip()
         indent = len(raw) - len(raw.lstrip(" \t"))
-        if block_indent >= 0:
-            if not stripped or indent > block_indent:
-                continue
-            block_indent = -1
         if not stripped or stripped.startswith("#") or _DIRECTIVE_ONLY.match(raw):
             continue
         m = _YAML_KEY.match(_strip_comment(raw))
@@ -120,9 +119,7 @@ def _yaml(text: str) -> dict[str, Fact]:
         dotted = ".".join([k for _, k in stack] + [key])
         if not value:
             stack.append((level, key))
-        elif value[0] in "|>":
-            block_indent = level
-        else:
+        elif value[0] not in "|>":  # a block scalar's text is not a one-line value
             facts.setdefault(dotted, Fact(dotted, value.strip("\"'"), number))
     return facts
 

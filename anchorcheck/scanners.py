@@ -104,7 +104,8 @@ _FAMILIES: dict[str, _Family] = {
     "html": _Family(_compile(r"(?P<bc><!--.*?(?:-->|\Z))")),
 }
 
-_YAML_BLOCK_SCALAR = re.compile(r"(?:^|[:\-]\s+|^\s*)[|>][-+0-9]*\s*(?:#.*)?$")
+_YAML_BLOCK_SCALAR = re.compile(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
+_YAML_ENTRY_LEAD = re.compile(r" *(?:- +)*")  # indentation and sequence dashes before a key
 _OPENERS = re.compile(r"^(?:#+|//+|--+|;+)")
 
 
@@ -352,27 +353,38 @@ def _heredoc_end(text: str, pos: int, tag: str, dash: bool) -> int:
 
 def _drop_block_scalar_spans(text: str, spans: list[Span]) -> list[Span]:
     """Spans that do not start inside a YAML block scalar (`key: |`), where `#` is content."""
-    hidden = _yaml_block_scalar_lines(text)
+    hidden = yaml_block_scalar_lines(text)
     if not hidden:
         return spans
     loc = _Locator(text)
     return [sp for sp in spans if loc.locate(sp[0])[0] not in hidden]
 
 
-def _yaml_block_scalar_lines(text: str) -> frozenset[int]:
-    """Line numbers inside YAML block scalars (`key: |`), where `#` is content."""
+def yaml_block_scalar_lines(text: str) -> frozenset[int]:
+    """Line numbers (from 1) inside YAML block scalars (`key: |`, `- >-`), where `#` is
+    content. A line belongs to the scalar while it is blank or indented past the
+    scalar's owner: the key's column (`- run: |` owns from the column of `run`, so a
+    sibling key or comment under it ends the scalar), or for `- |` the dash's."""
     hidden: set[int] = set()
-    owner_indent = -1
+    owner = -1
     for number, line in enumerate(text.split("\n"), start=1):
         stripped = line.strip()
         indent = len(line) - len(line.lstrip(" "))
-        if owner_indent >= 0:
-            if not stripped or indent > owner_indent:
+        if owner >= 0:
+            if not stripped or indent > owner:
                 hidden.add(number)
                 continue
-            owner_indent = -1
+            owner = -1
         if "|" in line or ">" in line:
             code = line.split(" #", 1)[0].rstrip()
-            if _YAML_BLOCK_SCALAR.search(code) and not code.lstrip().startswith("#"):
-                owner_indent = indent
+            m = _YAML_BLOCK_SCALAR.search(code)
+            if m is not None and not code.lstrip().startswith("#"):
+                before = code[:m.start("indicator")].rstrip()
+                lead = _YAML_ENTRY_LEAD.match(code)
+                if before.endswith(":") and lead is not None:
+                    owner = lead.end()
+                elif before.endswith("-"):
+                    owner = len(before) - 1
+                else:
+                    owner = indent
     return frozenset(hidden)

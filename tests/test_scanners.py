@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.comment import Comment
+from anchorcheck.facts import facts_of
 from anchorcheck.scanners import _FAMILIES, scan
 
 
@@ -51,6 +52,28 @@ def test_yaml_block_scalars_quotes_and_helm_comments() -> None:
         "# c5\n"
     )
     assert texts(scan(src, "yaml")) == ["c1", "c2", "c3", "helm\ncomment", "trimmed", "c4", "c5"]
+
+
+def test_yaml_block_scalar_in_a_list_item_ends_at_its_key_column() -> None:
+    # `- run: |` owns its text from the column of `run`: a comment or key at that
+    # column is the list item's again (measuring from the dash hid this comment).
+    src = (
+        "steps:\n"
+        "  - run: |\n"
+        "      # shell, not YAML\n"
+        "      echo hi\n"
+        "    # ROLLBACK ON THE DEGRADED PATH\n"
+        "    name: build\n"
+        "  - |\n"
+        "    # text of a bare block scalar item\n"
+        "  # after\n"
+        "image:\n"
+        "  tag: \"1.2\" # pinned\n"
+    )
+    assert texts(scan(src, "yaml")) == ["ROLLBACK ON THE DEGRADED PATH", "after", "pinned"]
+    facts = facts_of("values.yaml", src)
+    assert [(f.key, f.value, f.line) for f in facts.values()] == [
+        ("steps.name", "build", 6), ("image.tag", "1.2", 11)]
 
 
 def test_shell_heredocs_and_parameter_expansion() -> None:
