@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from anchorcheck.comment import Comment
 from anchorcheck.facts import facts_of
-from anchorcheck.scanners import _FAMILIES, scan
+from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
 
 
 def texts(comments: list[Comment]) -> list[str]:
@@ -144,3 +144,19 @@ def test_scanner_never_raises_and_spans_lie_inside_the_file(text: str, family: s
         assert 1 <= comment.start_line <= comment.end_line <= line_count
         for cl in comment.lines:
             assert cl.col >= 0
+
+
+def test_every_family_has_a_first_character_prefilter() -> None:
+    # Computed from the parsed pattern: a Python whose `re` parser changes shape would
+    # silently lose the 20-25% it saves; this says so.
+    assert {name for name, first in _FIRST.items() if first is None} == set()
+    assert _FIRST["python"] is not None and set(_FIRST["python"].pattern) >= set("\"'#")
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(_ALPHABET | st.sampled_from(["r#\"", "\"#", "{{", "<!--", "$'", "<<-X\n", "x'"]),
+                     max_size=60).map("".join),
+       family=st.sampled_from(sorted(_FAMILIES)))
+def test_first_character_prefilter_finds_exactly_what_search_finds(text: str, family: str) -> None:
+    fam = _FAMILIES[family]
+    assert list(_spans(text, fam, _FIRST[family])) == list(_spans(text, fam, None))
