@@ -17,6 +17,7 @@ markdown-it-py still renders a heading's inline markup to the text GitHub slugs
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -59,9 +60,11 @@ class Block:
     title: str = ""  # a heading's source text, inline markup included
 
 
-def read_markdown(text: str, keep: re.Pattern[str] | None = None) -> tuple[list[Comment], list[Anchor]]:
+def read_markdown(
+    text: str, keep: Callable[[str, int, int], bool] | None = None
+) -> tuple[list[Comment], list[Anchor]]:
     """Comments for the heading and prose blocks, and an anchor per heading. With
-    `keep`, a block becomes a Comment only if `keep` finds a match in its lines
+    `keep`, a block becomes a Comment only if `keep(block text, 0, len)` holds
     (headings are anchors either way), as `scanners.scan` does for code comments."""
     lines = text.split("\n")
     comments: list[Comment] = []
@@ -86,7 +89,7 @@ def read_markdown(text: str, keep: re.Pattern[str] | None = None) -> tuple[list[
             first = lines[block.start]
             col = len(first) - len(first.lstrip())
             anchors.append(Anchor.make(title, AnchorKind.MARKDOWN, block.start + 1, col, slug))
-        if keep is None or any(keep.search(lines[n]) for n in range(block.start, block.end)):
+        if keep is None or keep(body := "\n".join(lines[block.start:block.end]), 0, len(body)):
             comments.append(_comment(lines, block))
     return comments, anchors
 

@@ -174,10 +174,12 @@ _LINE, _BLOCK, _DOC = 0, 1, 2
 Span = tuple[int, int, int]  # (start offset, end offset, kind)
 
 
-def scan(text: str, family: str, keep: re.Pattern[str] | None = None) -> list[Comment]:
+def scan(
+    text: str, family: str, keep: Callable[[str, int, int], bool] | None = None
+) -> list[Comment]:
     """The comment blocks of `text`, a file written in `family`'s syntax.
 
-    With `keep`, only blocks in which `keep` finds a match are built: the scanner
+    With `keep`, only blocks for which `keep(text, start, end)` holds are built: the scanner
     still walks the whole file (it must, to know what is inside a string), but most
     comments hold nothing of interest, and building them is most of the cost.
     """
@@ -193,7 +195,7 @@ def scan(text: str, family: str, keep: re.Pattern[str] | None = None) -> list[Co
     loc = _Locator(text)
     out: list[Comment] = []
     for block in _blocks(text, spans):
-        if keep is not None and keep.search(text, block[0][0], block[-1][1]) is None:
+        if keep is not None and not keep(text, block[0][0], block[-1][1]):
             continue
         out.append(_build(text, block, loc))
     return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -9,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.comment import Comment
+from anchorcheck.extract import _HADDOCK_KEEP, _INTEREST, _INTEREST_PARTS
 from anchorcheck.facts import facts_of
 from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
 
@@ -160,3 +162,19 @@ def test_every_family_has_a_first_character_prefilter() -> None:
 def test_first_character_prefilter_finds_exactly_what_search_finds(text: str, family: str) -> None:
     fam = _FAMILIES[family]
     assert list(_spans(text, fam, _FIRST[family])) == list(_spans(text, fam, None))
+
+
+_TRIGGER_BITS = st.sampled_from([
+    *"aAZ #:(`!~_\n\t1", "Note", "Not", "see", "Se", "per", "Perx", "cf", "Cf.", "under", "Described",
+    "explained", "§", "](", "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at ",
+    "on line 3", "bat 4", "ABC", "AB", "x#", "#y#", "`~x", "at\n:5",
+])
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(_TRIGGER_BITS, max_size=30).map("".join), cut=st.tuples(st.integers(0, 200), st.integers(0, 200)))
+def test_interest_parts_answer_as_the_alternation_does(text: str, cut: tuple[int, int]) -> None:
+    start, end = min(cut), max(cut)
+    assert _INTEREST_PARTS(text, start, end) == (_INTEREST.search(text, start, end) is not None)
+    haddock = re.compile(_INTEREST.pattern + r"|#[A-Za-z][\w-]*#")
+    assert _HADDOCK_KEEP(text, start, end) == (haddock.search(text, start, end) is not None)
