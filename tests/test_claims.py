@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from anchorcheck.check import run_check
+from anchorcheck.claims import _call_mentions, _tick_mentions
 from anchorcheck.facts import facts_of
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
@@ -244,3 +249,22 @@ def test_claims_into_two_files_with_the_same_content(ws: WorkspaceBuilder) -> No
                   "c.py": "# `b: 2` at x.yaml:2 and `b: 2` at y.yaml:9\n"})
     out = findings(ws)
     assert [(c, m.split(" is past")[0]) for c, _, _, m, _ in out] == [("AC201", "line 9")]
+
+
+# The shapes as one regex each, as they were searched before mentions were found
+# from their literals; the finder must give the same starts and names.
+_TICK_WHOLE = re.compile(
+    r"(?P<role>:(?:func|meth|class|obj|attr|data|exc):)?`[~!]?"
+    r"(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})(?P<call>\(\))?`"
+)
+_CALL_WHOLE = re.compile(r"(?<![\w.`])(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})\(\)")
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from([*"ab_.`~!() \n:é1", ":func:", ":class:", "func:", "()", "x()", "`a`",
+                                 "A.b", "ab" * 60]), max_size=30).map("".join))
+def test_mentions_found_from_their_literals_match_the_whole_shapes(text: str) -> None:
+    assert list(_tick_mentions(text)) == [
+        (m.start(), m.group("name"), m.group("role") is not None, m.group("call") is not None)
+        for m in _TICK_WHOLE.finditer(text)]
+    assert list(_call_mentions(text)) == [(m.start(), m.group("name")) for m in _CALL_WHOLE.finditer(text)]
