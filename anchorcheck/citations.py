@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from anchorcheck import claims
+from anchorcheck import claims, triggers
 from anchorcheck.anchor import fold_space
 from anchorcheck.comment import Comment, JoinedText
 from anchorcheck.headings import note_definition_spans
@@ -78,13 +78,23 @@ TRIGGER = re.compile(
 
 
 _SEE_HINT = re.compile(r"(?i:see|per|under|cf\b|described|explained)")
+_CF = re.compile(r"cf\b")
+
+
+def _see_hint(text: str) -> bool:
+    """`_SEE_HINT.search(text)`, without trying its six case-blind words at every
+    position: plain substrings of the case-folded text (a superset where Unicode case
+    folding is wider than the regex's)."""
+    folded = text.casefold()
+    return any(w in folded for w in ("see", "per", "under", "described", "explained")) or \
+        _CF.search(folded) is not None
 _PAREN_HINT = re.compile(r"\([ \t\n]*in[ \t\n]")
 
 
 def find_references(comment: Comment, joined: JoinedText | None = None) -> Iterator[Reference]:
     joined = joined or JoinedText.of(comment)
     text = joined.text
-    if TRIGGER.search(text) is None:
+    if not triggers.REFERENCE(text, 0, len(text)):
         return
     # Which characters a reference (or a URL, or a Note definition) already covers: a
     # byte per character keeps the overlap test linear however many references a
@@ -131,7 +141,7 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
             if ref is not None and free(m):
                 yield ref
     patterns = []
-    if _SEE_HINT.search(text):
+    if _see_hint(text):
         patterns.append(_SEE)
     if _PAREN_HINT.search(text):
         patterns.append(_PAREN)
@@ -147,8 +157,9 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
     # Docstrings are full of example output ("at test_module.py:2"): their line and
     # symbol claims are not claims. A URL's path is not a file of ours either.
     if comment.kind != "docstring":
-        for m in _URL.finditer(text):
-            take(m.span())
+        if "://" in text:
+            for m in _URL.finditer(text):
+                take(m.span())
         yield from claims.find_claims(joined, free)
 
 

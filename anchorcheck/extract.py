@@ -6,66 +6,19 @@ on its path or repo, so it can be cached by blob id.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from anchorcheck.anchor import Anchor
-from anchorcheck.citations import TRIGGER, find_references
+from anchorcheck.citations import find_references
 from anchorcheck.claims import find_mentions
 from anchorcheck.comment import JoinedText
-from anchorcheck.headings import ANCHOR_HINT, HeadingOptions, find_anchors, haddock_anchors
+from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
+from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST
 
 EXTRACTOR_VERSION = 6
-
-# A comment block is only built when it may hold an anchor or a reference.
-_INTEREST = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")
-
-
-@dataclass(frozen=True, slots=True)
-class AnyOf:
-    """Whether `_INTEREST` (or a wider alternation) matches in text[start:end], found
-    faster than by its search: the regex engine tries all ~20 alternatives at every
-    position of every comment (a quarter of Python extraction time). Here plain
-    substrings are found by `str.find`, and each other alternative is searched on its
-    own, written to start with a literal so that the engine scans for that literal.
-    Same answer as the alternation (a hypothesis test compares them)."""
-
-    literals: tuple[str, ...]
-    patterns: tuple[re.Pattern[str], ...]
-    # Patterns whose first character is matched by a lookbehind: searched from start+1,
-    # so that the character the lookbehind reads lies inside the range too.
-    lookbehind: tuple[re.Pattern[str], ...] = ()
-
-    def __call__(self, text: str, start: int, end: int) -> bool:
-        # Plain loops, not any(): most blocks hold nothing, so every test runs, and a
-        # generator per test costs as much as the test.
-        find = text.find
-        for lit in self.literals:
-            if find(lit, start, end) >= 0:
-                return True
-        for p in self.patterns:
-            if p.search(text, start, end):
-                return True
-        return any(p.search(text, start + 1, end) for p in self.lookbehind)
-
-
-_INTEREST_PARTS = AnyOf(
-    literals=("Note", "See", "see", "Under", "under", "Described", "described", "Explained",
-              "explained", "§", "](", "github.com/", "]:", "()", "restates", "anchorcheck:"),
-    patterns=tuple(re.compile(p) for p in (
-        r"[A-Z]{3}", r"[Pp]er\b", r"[Cc]f\b", r"\([ \t\n]*in[ \t\n]", r":\d", r"`[~!]?[A-Za-z_]",
-        # \b(?:at|on)...: the word boundary moved into a lookbehind after the literal.
-        r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:lines?[ \t]+)?:?\d",
-    )),
-    lookbehind=(re.compile(r"#(?<=[A-Za-z0-9]#)"),),  # [A-Za-z0-9]#
-)
-_HADDOCK_KEEP = AnyOf(_INTEREST_PARTS.literals,
-                      (*_INTEREST_PARTS.patterns, re.compile(r"#[A-Za-z][\w-]*#")),
-                      _INTEREST_PARTS.lookbehind)
-
 
 @dataclass(frozen=True, slots=True)
 class ExtractOptions:
@@ -90,10 +43,10 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
         from anchorcheck.markdown import read_markdown
 
-        comments, md_anchors = read_markdown(text, keep=_INTEREST_PARTS)
+        comments, md_anchors = read_markdown(text, keep=INTEREST)
         anchors = md_anchors if options.markdown else []
     else:
-        comments = scan(text, language, keep=_HADDOCK_KEEP if language == "haskell" else _INTEREST_PARTS)
+        comments = scan(text, language, keep=HADDOCK_INTEREST if language == "haskell" else INTEREST)
         anchors = list(find_anchors(comments, options.headings))
         if language == "haskell":
             anchors.extend(haddock_anchors(comments))

@@ -9,10 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
 from anchorcheck.comment import Comment
-from anchorcheck.extract import _HADDOCK_KEEP, _INTEREST, _INTEREST_PARTS
 from anchorcheck.facts import facts_of
+from anchorcheck.headings import ANCHOR_HINT
 from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
+from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE
 
 
 def texts(comments: list[Comment]) -> list[str]:
@@ -167,14 +169,17 @@ def test_first_character_prefilter_finds_exactly_what_search_finds(text: str, fa
 _TRIGGER_BITS = st.sampled_from([
     *"aAZ #:(`!~_\n\t1", "Note", "Not", "see", "Se", "per", "Perx", "cf", "Cf.", "under", "Described",
     "explained", "§", "](", "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at ",
-    "on line 3", "bat 4", "ABC", "AB", "x#", "#y#", "`~x", "at\n:5",
+    "on line 3", "bat 4", "ABC", "AB", "x#", "#y#", "`~x", "at\n:5", "SEE", "DESCRIBED", "cF", "Under",
 ])
 
 
 @settings(max_examples=400, deadline=None)
 @given(text=st.lists(_TRIGGER_BITS, max_size=30).map("".join), cut=st.tuples(st.integers(0, 200), st.integers(0, 200)))
-def test_interest_parts_answer_as_the_alternation_does(text: str, cut: tuple[int, int]) -> None:
+def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int]) -> None:
     start, end = min(cut), max(cut)
-    assert _INTEREST_PARTS(text, start, end) == (_INTEREST.search(text, start, end) is not None)
-    haddock = re.compile(_INTEREST.pattern + r"|#[A-Za-z][\w-]*#")
-    assert _HADDOCK_KEEP(text, start, end) == (haddock.search(text, start, end) is not None)
+    interest = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")
+    haddock = re.compile(interest.pattern + r"|#[A-Za-z][\w-]*#")
+    assert REFERENCE(text, start, end) == (TRIGGER.search(text, start, end) is not None)
+    assert INTEREST(text, start, end) == (interest.search(text, start, end) is not None)
+    assert HADDOCK_INTEREST(text, start, end) == (haddock.search(text, start, end) is not None)
+    assert _see_hint(text) == (_SEE_HINT.search(text) is not None)

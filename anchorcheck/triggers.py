@@ -1,0 +1,60 @@
+"""Triggers: the cheap tests that say a comment may hold an anchor or a reference.
+
+Every reference form contains one of the reference triggers (`citations.TRIGGER` is
+their alternation, kept as the definition the tests compare with); a comment block is
+only built and read when it holds a reference trigger, an anchor hint (three capitals
+in a row, `Note [`) or an `anchorcheck:` directive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class AnyOf:
+    """Whether an alternation of triggers matches in text[start:end], found faster than
+    by its search: the regex engine tries all ~20 alternatives at every position of
+    every comment (a quarter of Python extraction time). Here plain substrings are
+    found by `str.find`, and each other alternative is searched on its own, written to
+    start with a literal so that the engine scans for that literal. Same answer as the
+    alternation (hypothesis tests compare them)."""
+
+    literals: tuple[str, ...]
+    patterns: tuple[re.Pattern[str], ...]
+    # Patterns whose first character is matched by a lookbehind: searched from start+1,
+    # so that the character the lookbehind reads lies inside the range too.
+    lookbehind: tuple[re.Pattern[str], ...] = ()
+
+    def __call__(self, text: str, start: int, end: int) -> bool:
+        # Plain loops, not any(): most blocks hold nothing, so every test runs, and a
+        # generator per test costs as much as the test.
+        find = text.find
+        for lit in self.literals:
+            if find(lit, start, end) >= 0:
+                return True
+        for p in self.patterns:
+            if p.search(text, start, end):
+                return True
+        return any(p.search(text, start + 1, end) for p in self.lookbehind)
+
+
+_AT_ON_LINE = r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:lines?[ \t]+)?:?\d"  # \b(?:at|on)[ \t\n]+...
+
+REFERENCE = AnyOf(
+    literals=("Note", "See", "see", "Under", "under", "Described", "described", "Explained",
+              "explained", "§", "](", "github.com/", "]:", "()", "restates"),
+    patterns=tuple(re.compile(p) for p in (
+        r"[Pp]er\b", r"[Cc]f\b", r"\([ \t\n]*in[ \t\n]", r":\d", r"`[~!]?[A-Za-z_]", _AT_ON_LINE,
+    )),
+    lookbehind=(re.compile(r"#(?<=[A-Za-z0-9]#)"),),  # [A-Za-z0-9]#
+)
+INTEREST = AnyOf(
+    (*REFERENCE.literals, "anchorcheck:"),  # `Note [` is within "Note"
+    (*REFERENCE.patterns, re.compile(r"[A-Z]{3}")),
+    REFERENCE.lookbehind,
+)
+# Haddock anchors (`-- #name#`) are of interest in Haskell too.
+HADDOCK_INTEREST = AnyOf(INTEREST.literals, (*INTEREST.patterns, re.compile(r"#[A-Za-z][\w-]*#")),
+                         INTEREST.lookbehind)
