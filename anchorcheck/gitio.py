@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import subprocess
 import threading
-from collections.abc import Generator, Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -166,19 +166,24 @@ class GitRepo:
             out.extend(_grep_records(text, commit))
         return out
 
-    def grep_parts(self, perl: str, posix: tuple[str, ...], commit: str) -> Iterator[str]:
-        """The matching parts (`git grep -o -h`) of every line at `commit`, streamed:
-        the PCRE `perl`, or where git lacks PCRE the extended regexes `posix`."""
-        if not (yield from self._grep_parts("-P", perl, commit)):
+    def grep_parts(
+        self, perl: str, posix: tuple[str, ...], commit: str, paths: Sequence[str] = ()
+    ) -> Iterator[str]:
+        """The matching parts (`git grep -o -h`) of every line at `commit` (in files
+        matching the pathspecs `paths`, or all), streamed: the PCRE `perl`, or where git
+        lacks PCRE the extended regexes `posix`."""
+        if not (yield from self._grep_parts("-P", perl, commit, paths)):
             for pattern in posix:
-                yield from self._grep_parts("-E", pattern, commit)
+                yield from self._grep_parts("-E", pattern, commit, paths)
 
-    def _grep_parts(self, syntax: str, pattern: str, commit: str) -> Generator[str, None, bool]:
+    def _grep_parts(
+        self, syntax: str, pattern: str, commit: str, paths: Sequence[str]
+    ) -> Generator[str, None, bool]:
         """Yield matched parts; return False when git could not run the pattern."""
         try:
             proc = subprocess.Popen(
                 ["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", syntax, "-e",
-                 pattern, commit, "--"],
+                 pattern, commit, "--", *paths],
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         except OSError as exc:

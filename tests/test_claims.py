@@ -229,6 +229,23 @@ def test_symbol_moved_to_another_file_is_not_removed(ws: WorkspaceBuilder) -> No
     assert findings(ws) == []
 
 
+def test_history_counts_only_files_anchorcheck_reads(ws: WorkspaceBuilder) -> None:
+    # A test's expected output that still shows the definition does not keep the name
+    # alive, and one that loses it later does not hide the code's removal.
+    from anchorcheck.repobuilder import commit
+
+    runtime = ws.repo("runtime", {
+        "a.py": "def gone_helper():\n    pass\n",
+        "tests/expected.stdout": "def gone_helper():\ndef kept_in_output():\n",
+    })
+    commit(runtime, {"a.py": "x = 1\n"}, "remove gone_helper")
+    commit(runtime, {"tests/expected.stdout": "def gone_helper():\n"}, "regenerate outputs")
+    ws.repo("docs", {"x.py": "# see `gone_helper()` and `kept_in_output()`\n"})
+    out = findings(ws)
+    assert [(c, p) for c, p, *_ in out] == [("AC203", "x.py")]
+    assert out[0][3].startswith("gone_helper is no longer defined") and "from a.py" in out[0][3]
+
+
 def test_history_depth_caps_the_walk(ws: WorkspaceBuilder) -> None:
     from anchorcheck.repobuilder import commit
 
