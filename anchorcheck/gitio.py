@@ -151,18 +151,21 @@ class GitRepo:
         fields = [f for f in done.stdout.decode(errors="replace").split("\0") if f]
         return tuple(sorted(set(fields[1:])))
 
-    def grep_words(self, words: list[str], commit: str) -> list[tuple[str, int, str]]:
-        """(path, line, text) of every line at `commit` holding one of `words` as a
-        whole word. Callers match the exact shape they want on these lines in Python:
-        a plain alternation of names is what git searches fastest (PCRE; POSIX where
-        git lacks it), and `-F -w` with many words is pathologically slow in git."""
+    def grep_words(
+        self, words: list[str], commit: str, paths: Sequence[str] = ()
+    ) -> list[tuple[str, int, str]]:
+        """(path, line, text) of every line at `commit` (in files matching the pathspecs
+        `paths`, or all) holding one of `words` as a whole word. Callers match the exact
+        shape they want on these lines in Python: a plain alternation of names is what
+        git searches fastest (PCRE; POSIX where git lacks it), and `-F -w` with many
+        words is pathologically slow in git."""
         out: list[tuple[str, int, str]] = []
         for i in range(0, len(words), 300):
             names = "|".join(re.escape(w) for w in words[i:i + 300])
-            text = self._grep_lines("-P", rf"\b(?:{names})\b", commit)
+            text = self._grep_lines("-P", rf"\b(?:{names})\b", commit, paths)
             if text is None:  # git built without PCRE
                 text = self._grep_lines(
-                    "-E", rf"(^|[^A-Za-z0-9_])({names})([^A-Za-z0-9_]|$)", commit) or ""
+                    "-E", rf"(^|[^A-Za-z0-9_])({names})([^A-Za-z0-9_]|$)", commit, paths) or ""
             out.extend(_grep_records(text, commit))
         return out
 
@@ -197,13 +200,13 @@ class GitRepo:
             code = proc.wait()
         return code in (0, 1)
 
-    def _grep_lines(self, syntax: str, pattern: str, commit: str) -> str | None:
+    def _grep_lines(self, syntax: str, pattern: str, commit: str, paths: Sequence[str]) -> str | None:
         """`git grep -n` output for one pattern (`syntax` -P or -E); None when git
         cannot run it."""
         try:
             done = subprocess.run(
                 ["git", f"--git-dir={self.git_dir}", "grep", "-n", "-I", syntax, "-e", pattern,
-                 commit, "--"],
+                 commit, "--", *paths],
                 capture_output=True, check=False,
             )
         except OSError as exc:

@@ -20,7 +20,7 @@ from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo
-from anchorcheck.languages import language_of
+from anchorcheck.languages import language_of, read_pathspecs
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.symbols import defined_symbols, definition_regex
@@ -254,14 +254,15 @@ def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str]
 ) -> dict[str, list[tuple[str, str, int]]]:
     """Where each name is defined now: one `git grep` per repo at its commit finds
-    the lines naming them (GitRepo.grep_words), the definition shapes are matched here."""
+    the lines naming them (GitRepo.grep_words) in the files anchorcheck reads (as
+    AC203 does), the definition shapes are matched here."""
     found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
     for spec in workspace.repos:
         snap = index.snapshots.get(spec.name)
         if snap is None:
             continue
-        for path, line, text in GitRepo(spec.path).grep_words(names, snap.commit):
+        for path, line, text in GitRepo(spec.path).grep_words(names, snap.commit, read_pathspecs()):
             m = matcher.search(text)
             if m is not None:
                 found[m.group("a") or m.group("b")].append((spec.name, path, line))
