@@ -24,13 +24,26 @@ def _deletions(word: str) -> set[str]:
 class Suggester:
     def __init__(self, candidates: Iterable[str]) -> None:
         self._by_fold: dict[str, set[str]] = defaultdict(set)
-        self._by_deletion: dict[str, set[str]] = defaultdict(set)
         for cand in set(candidates):
-            key = _fold(cand)
-            self._by_fold[key].add(cand)
-            for d in _deletions(key):
-                self._by_deletion[d].add(cand)
+            self._by_fold[_fold(cand)].add(cand)
+        # The deletion index, built per folded length on first need: a query of length
+        # n only meets names of length n-1, n or n+1 there, and most runs ask about
+        # few lengths (building it whole for GHC's notes cost a warm run 0.1 s).
+        self._by_length: dict[int, list[str]] = defaultdict(list)
+        for key in self._by_fold:
+            self._by_length[len(key)].append(key)
+        self._indexed: set[int] = set()
+        self._by_deletion: dict[str, set[str]] = defaultdict(set)
         self._memo: dict[str, list[str]] = {}
+
+    def _index_length(self, n: int) -> None:
+        if n in self._indexed:
+            return
+        self._indexed.add(n)
+        for key in self._by_length.get(n, ()):
+            cands = self._by_fold[key]
+            for d in _deletions(key):
+                self._by_deletion[d] |= cands
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
         """Same words in another case or spacing first, then one- or two-edit typos."""
@@ -41,6 +54,8 @@ class Suggester:
         if same:
             out = same[:n]
         else:
+            for n in (len(key) - 1, len(key), len(key) + 1):
+                self._index_length(n)
             found = {c for d in _deletions(key) for c in self._by_deletion.get(d, ())}
             scored = sorted((edit_distance(key, _fold(c), 2), c) for c in found if c != name)
             out = [c for dist, c in scored if dist <= 2][:n]

@@ -285,3 +285,12 @@ def test_mentions_found_from_their_literals_match_the_whole_shapes(text: str) ->
         (m.start(), m.group("name"), m.group("role") is not None, m.group("call") is not None)
         for m in _TICK_WHOLE.finditer(text)]
     assert list(_call_mentions(text)) == [(m.start(), m.group("name")) for m in _CALL_WHOLE.finditer(text)]
+
+
+def test_suggestions_find_typos_of_every_length_difference() -> None:
+    from anchorcheck.suggest import Suggester
+
+    s = Suggester(["Join points", "Rollback on the degraded path", "Short", "Join"])
+    for typo in ("Join pionts", "Join point", "Join pointss", "join  POINTS", "Jion points"):
+        assert s.suggest(typo)[:1] == ["Join points"], typo
+    assert s.suggest("Shrt") == ["Short"] and s.suggest("Nothing alike at all") == []
