@@ -69,14 +69,8 @@ _BLOB_URL = re.compile(
 _GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
 
 
-# Every reference form contains one of these; most comments contain none, and one
-# search rules them out far faster than running every pattern.
-# (The definition: `triggers.REFERENCE` answers the same, faster; a test keeps the two
-# equal, so a new reference form is added to both.)
-TRIGGER = re.compile(
-    r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
-    r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|\]:|" + claims.TRIGGER
-)
+# Every reference form contains one of these (see triggers.REFERENCE_PATTERN).
+TRIGGER = re.compile(triggers.REFERENCE_PATTERN)
 
 
 _SEE_HINT = re.compile(r"(?i:see|per|under|cf\b|described|explained)")

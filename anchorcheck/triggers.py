@@ -1,6 +1,6 @@
 """Triggers: the cheap tests that say a comment may hold an anchor or a reference.
 
-Every reference form contains one of the reference triggers (`citations.TRIGGER` is
+Every reference form contains one of the reference triggers (REFERENCE_PATTERN is
 their alternation, kept as the definition the tests compare with); a comment block is
 only built and read when it holds a reference trigger, an anchor hint (three capitals
 in a row, `Note [`) or an `anchorcheck:` directive.
@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from anchorcheck import claims
+from anchorcheck.headings import ANCHOR_HINT
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +29,14 @@ class AnyOf:
     # Patterns whose first character is matched by a lookbehind: searched from start+1,
     # so that the character the lookbehind reads lies inside the range too.
     lookbehind: tuple[re.Pattern[str], ...] = ()
+    # The same test as one alternation, for short ranges: below ~64 characters its one
+    # call beats the ~20 calls above (measured: 3.6 vs 8.7 µs at 16 characters, 53 vs
+    # 26 µs at 256).
+    whole: re.Pattern[str] | None = None
 
     def __call__(self, text: str, start: int, end: int) -> bool:
+        if self.whole is not None and end - start < 64:
+            return self.whole.search(text, start, end) is not None
         # Plain loops, not any(): most blocks hold nothing, so every test runs, and a
         # generator per test costs as much as the test.
         find = text.find
@@ -42,6 +51,16 @@ class AnyOf:
 
 _AT_ON_LINE = r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:lines?[ \t]+)?:?\d"  # \b(?:at|on)[ \t\n]+...
 
+# Every reference form contains one of these; most comments contain none. The
+# alternations are the definitions; REFERENCE and INTEREST below answer the same
+# faster (tests keep them equal), so a new form is added to both.
+REFERENCE_PATTERN = (
+    r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
+    r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|\]:|" + claims.TRIGGER
+)
+INTEREST_PATTERN = f"{ANCHOR_HINT.pattern}|{REFERENCE_PATTERN}|anchorcheck:"
+HADDOCK_PATTERN = INTEREST_PATTERN + r"|#[A-Za-z][\w-]*#"
+
 REFERENCE = AnyOf(
     literals=("Note", "See", "see", "Under", "under", "Described", "described", "Explained",
               "explained", "§", "](", "github.com/", "]:", "()", "restates"),
@@ -49,12 +68,14 @@ REFERENCE = AnyOf(
         r"[Pp]er\b", r"[Cc]f\b", r"\([ \t\n]*in[ \t\n]", r":\d", r"`[~!]?[A-Za-z_]", _AT_ON_LINE,
     )),
     lookbehind=(re.compile(r"#(?<=[A-Za-z0-9]#)"),),  # [A-Za-z0-9]#
+    whole=re.compile(REFERENCE_PATTERN),
 )
 INTEREST = AnyOf(
     (*REFERENCE.literals, "anchorcheck:"),  # `Note [` is within "Note"
     (*REFERENCE.patterns, re.compile(r"[A-Z]{3}")),
     REFERENCE.lookbehind,
+    re.compile(INTEREST_PATTERN),
 )
 # Haddock anchors (`-- #name#`) are of interest in Haskell too.
 HADDOCK_INTEREST = AnyOf(INTEREST.literals, (*INTEREST.patterns, re.compile(r"#[A-Za-z][\w-]*#")),
-                         INTEREST.lookbehind)
+                         INTEREST.lookbehind, re.compile(HADDOCK_PATTERN))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 
@@ -179,7 +180,9 @@ def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int
     start, end = min(cut), max(cut)
     interest = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")
     haddock = re.compile(interest.pattern + r"|#[A-Za-z][\w-]*#")
-    assert REFERENCE(text, start, end) == (TRIGGER.search(text, start, end) is not None)
-    assert INTEREST(text, start, end) == (interest.search(text, start, end) is not None)
-    assert HADDOCK_INTEREST(text, start, end) == (haddock.search(text, start, end) is not None)
+    for test, alternation in ((REFERENCE, TRIGGER), (INTEREST, interest), (HADDOCK_INTEREST, haddock)):
+        expected = alternation.search(text, start, end) is not None
+        assert test(text, start, end) == expected
+        # The parts alone (what ranges of 64 characters and more use):
+        assert dataclasses.replace(test, whole=None)(text, start, end) == expected
     assert _see_hint(text) == (_SEE_HINT.search(text) is not None)
