@@ -205,14 +205,18 @@ def encode_blob_index(value: BlobIndex | str) -> dict[str, Any]:
         return {"skip": value}
     return {
         "a": [[a.name, a.kind.value, a.line, a.col, a.slug] for a in value.anchors],
-        "r": [[r.kind.value, r.line, r.col, r.text, r.name, r.target_repo, r.target_path,
-               r.relative, list(r.lines) if r.lines else None, r.via_url, r.claim]
-              for r in value.references],
+        "r": [encode_reference(r) for r in value.references],
         "c": value.comments,
         "n": value.line_count,
         "m": [list(m) for m in value.mentions],
         "s": [[s.first, s.last, list(s.codes), s.line, s.col] for s in value.suppressions],
     }
+
+
+def encode_reference(r: Reference) -> list[Any]:
+    """A reference without its place (repo, path): the place is stored once per file."""
+    return [r.kind.value, r.line, r.col, r.text, r.name, r.target_repo, r.target_path,
+            r.relative, list(r.lines) if r.lines else None, r.via_url, r.claim]
 
 
 def _decode(raw: str) -> BlobIndex | str | None:
@@ -248,7 +252,7 @@ def decode_blob_index(
                 Anchor(str(n), AnchorKind(k), int(ln), int(c), str(s), repo, p)
                 for (n, k, ln, c, s), p in zip(doc["a"], a_paths, strict=True)
             ),
-            references=tuple(_reference(r, repo, p) for r, p in zip(doc["r"], r_paths, strict=True)),
+            references=tuple(decode_reference(r, repo, p) for r, p in zip(doc["r"], r_paths, strict=True)),
             comments=int(doc["c"]),
             line_count=int(doc["n"]),
             mentions=tuple((str(n), int(ln), int(c)) for n, ln, c in doc["m"]),
@@ -261,7 +265,7 @@ def decode_blob_index(
         return None
 
 
-def _reference(r: list[Any], repo: str = "", at: str = "") -> Reference:
+def decode_reference(r: list[Any], repo: str = "", at: str = "") -> Reference:
     kind, line, col, text, name, target_repo, target_path, relative, lines, via_url, claim = r
     return Reference(
         RefKind(kind), int(line), int(col), str(text), name, target_repo, target_path, bool(relative),

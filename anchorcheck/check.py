@@ -7,8 +7,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-import networkx as nx
-
 from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl
@@ -16,12 +14,15 @@ from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
 from anchorcheck.history import RemovedMention, removed_mentions
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
+from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 from anchorcheck.selection import Selection
 from anchorcheck.verify import ClaimCheck, verify
 from anchorcheck.workspace import Settings, Workspace
 
 if TYPE_CHECKING:
+    import networkx as nx
+
     from anchorcheck.index_file import IndexedRepo
 
 
@@ -31,14 +32,35 @@ class FingerprintedFinding:
     fingerprint: str
 
 
-@dataclass(frozen=True)
 class CheckResult:
-    workspace: Workspace
-    index: WorkspaceIndex
-    resolutions: tuple[Resolution, ...]
-    graph: nx.MultiDiGraph
-    findings: tuple[FingerprintedFinding, ...]
-    claims: tuple[ClaimCheck, ...] = ()
+    """What a check found. The resolutions and the graph are computed on first use when
+    the findings came from the result cache (most commands do not need them)."""
+
+    def __init__(
+        self, workspace: Workspace, index: WorkspaceIndex, findings: tuple[FingerprintedFinding, ...],
+        claims: tuple[ClaimCheck, ...] = (), resolutions: tuple[Resolution, ...] | None = None,
+        graph: nx.MultiDiGraph | None = None, cached: bool = False,
+    ) -> None:
+        self.workspace = workspace
+        self.index = index
+        self.findings = findings
+        self.claims = claims
+        self.cached = cached  # the findings came from the result cache
+        self._resolutions = resolutions
+        self._graph = graph
+
+    @property
+    def resolutions(self) -> tuple[Resolution, ...]:
+        if self._resolutions is None:
+            resolver = Resolver(self.index, self.workspace.settings.headings)
+            self._resolutions = tuple(resolver.resolve(ref) for ref in self.index.references)
+        return self._resolutions
+
+    @property
+    def graph(self) -> nx.MultiDiGraph:
+        if self._graph is None:
+            self._graph = build_graph(self.index, self.resolutions)
+        return self._graph
 
 
 def index_workspace(
@@ -78,10 +100,15 @@ def run_check(
     indexed: Sequence[IndexedRepo] = (),
 ) -> CheckResult:
     index = index_workspace(workspace, memo, progress, cache, {r.spec.name: r.snapshot for r in indexed})
-    resolver = Resolver(index, workspace.settings.headings)
-    resolutions = tuple(resolver.resolve(ref) for ref in index.references)
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
+    key = result_key(workspace, selection, index) if cache is not None and not indexed else None
+    if cache is not None and key is not None:
+        stored = decode_result(cache.get_result(key))
+        if stored is not None:
+            return CheckResult(workspace, index, stored[0], stored[1], cached=True)
+    resolver = Resolver(index, workspace.settings.headings)
+    resolutions = tuple(resolver.resolve(ref) for ref in index.references)
     claims, breaches = verify(workspace, index, resolutions, cache)
     removed: list[RemovedMention] = []
     if any(r.code == "AC203" for r in rules):
@@ -97,8 +124,10 @@ def run_check(
     if unused_rule is not None:
         ctx = replace(ctx, unused_suppressions=tuple(unused))
         kept.extend(unused_rule.check(ctx, unused_rule))
-    findings = [selection.apply_severity(f) for f in kept]
-    return CheckResult(workspace, index, resolutions, graph, fingerprint(findings), tuple(claims))
+    findings = fingerprint(selection.apply_severity(f) for f in kept)
+    if cache is not None and key is not None:
+        cache.put_result(key, encode_result(findings, claims))
+    return CheckResult(workspace, index, findings, tuple(claims), resolutions, graph)
 
 
 def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:

@@ -10,12 +10,14 @@ reference -misplaced-> anchor when the anchor exists but elsewhere (AC102).
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.reference import Reference
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 def repo_node(repo: str) -> str:
@@ -39,6 +41,8 @@ def build_graph(
 ) -> nx.MultiDiGraph:
     """The reference graph; without `anchors`, only the anchors references point at
     (enough for the reference rules, and far smaller)."""
+    import networkx as nx  # here: a check answered from the cache never needs it (0.2 s)
+
     g = nx.MultiDiGraph()
     for name, snap in index.snapshots.items():
         g.add_node(repo_node(name), type="repo", repo=name, path="", line=0,

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.graph import nodes_of_type
@@ -14,6 +12,9 @@ from anchorcheck.history import RemovedMention
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.suppression import Suppression
 from anchorcheck.verify import ClaimCheck, ContractBreach
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from anchorcheck.mergeorder import Analysis
+if TYPE_CHECKING:  # (mergeorder imports networkx, which `check` may never need)
+    from anchorcheck.mergeorder import Analysis
 
 
 @dataclass(frozen=True, slots=True)
