@@ -81,6 +81,8 @@ def _see_hint(text: str) -> bool:
     """`_SEE_HINT.search(text)`, without trying its six case-blind words at every
     position: plain substrings of the case-folded text (a superset where Unicode case
     folding is wider than the regex's)."""
+    if len(text) < 64:
+        return _SEE_HINT.search(text) is not None  # short: the one regex call is cheaper
     folded = text.casefold()
     return any(w in folded for w in ("see", "per", "under", "described", "explained")) or \
         _CF.search(folded) is not None

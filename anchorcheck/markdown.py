@@ -277,6 +277,9 @@ def _match_containers(line: str, stack: list[_Container]) -> tuple[int, int]:
 
 def _item(rest: str, *, in_paragraph: bool) -> int | None:
     """A list item marker opening `rest`: the width of its content indent, or None."""
+    first = rest.lstrip(" ")[:1]
+    if not first or first not in _CONTAINER_START:
+        return None
     m = _ITEM.match(rest)
     if m is None or _BREAK.match(rest):
         return None
@@ -320,7 +323,8 @@ def _ends_paragraph(rest: str, indent: int) -> bool:
 
 def _starts_block(rest: str, *, in_paragraph: bool) -> bool:
     """Whether `rest` opens a leaf block that ends a paragraph."""
-    if _indent(rest) >= 4:
+    stripped = rest.lstrip(" ")
+    if len(rest) - len(stripped) >= 4 or stripped[:1] not in _LEAF_START or not stripped:
         return False
     if _ATX.match(rest) or _BREAK.match(rest):
         return True
