@@ -34,7 +34,7 @@ class Suggester:
             self._by_length[len(key)].append(key)
         self._indexed: set[int] = set()
         self._by_deletion: dict[str, set[str]] = defaultdict(set)
-        self._memo: dict[str, list[str]] = {}
+        self._memo: dict[tuple[str, int], list[str]] = {}
 
     def _index_length(self, n: int) -> None:
         if n in self._indexed:
@@ -47,19 +47,19 @@ class Suggester:
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
         """Same words in another case or spacing first, then one- or two-edit typos."""
-        if name in self._memo:
-            return self._memo[name]
+        if (name, n) in self._memo:
+            return self._memo[name, n]
         key = _fold(name)
         same = sorted(c for c in self._by_fold.get(key, ()) if c != name)
         if same:
             out = same[:n]
         else:
-            for n in (len(key) - 1, len(key), len(key) + 1):
-                self._index_length(n)
+            for length in (len(key) - 1, len(key), len(key) + 1):
+                self._index_length(length)
             found = {c for d in _deletions(key) for c in self._by_deletion.get(d, ())}
             scored = sorted((edit_distance(key, _fold(c), 2), c) for c in found if c != name)
             out = [c for dist, c in scored if dist <= 2][:n]
-        self._memo[name] = out
+        self._memo[name, n] = out
         return out
 
 

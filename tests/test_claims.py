@@ -294,3 +294,6 @@ def test_suggestions_find_typos_of_every_length_difference() -> None:
     for typo in ("Join pionts", "Join point", "Join pointss", "join  POINTS", "Jion points"):
         assert s.suggest(typo)[:1] == ["Join points"], typo
     assert s.suggest("Shrt") == ["Short"] and s.suggest("Nothing alike at all") == []
+    # At most `n` suggestions (three by default), however many names are close.
+    many = Suggester([f"abcd{i}" for i in range(9)])
+    assert len(many.suggest("abcd")) == 3 and len(many.suggest("abcd", n=2)) == 2
