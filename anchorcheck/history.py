@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
 from anchorcheck.gitio import GitRepo
-from anchorcheck.languages import language_of, read_pathspecs
+from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.workspace import Workspace
 
@@ -116,7 +116,7 @@ def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> 
     if isinstance(stored, list) and all(isinstance(n, str) for n in stored):
         return frozenset(stored)
     names: set[str] = set()
-    for part in git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit, read_pathspecs()):
+    for part in git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit, READ_PATHSPECS):
         names.update(_IDENT.findall(part))
     found = frozenset(names)
     if cache is not None:
@@ -145,10 +145,14 @@ def _removals(git: GitRepo, repo: str, commit: str, depth: int) -> dict[str, Rem
     cached by commit alone, and holds for any later set of mentions."""
     regex = rf"{_KEYWORDS}[[:space:]]+[A-Za-z_$]|^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)"
     found: dict[str, Removal | None] = {}
+    readable: dict[str, bool] = {}  # by path: a diff has many lines per file
     for sha, subject, path, line in git.log_definition_changes(commit, regex, depth):
         # Only files anchorcheck reads: a test's expected output losing `data Foo` is no
         # removal. (Filtered here: 100 pathspecs made git's log 1.7x slower.)
-        if language_of(path) is None:
+        ok = readable.get(path)
+        if ok is None:
+            ok = readable[path] = language_of(path) is not None
+        if not ok:
             continue
         m = _EVENT.match(line)
         if m is None:

@@ -50,10 +50,10 @@ def language_of(path: str) -> str | None:
     return _BY_EXTENSION.get(ext.lower())
 
 
-def read_pathspecs() -> list[str]:
-    """git pathspecs of the files anchorcheck reads (by extension or name, in any
-    directory), for git searches that should skip the rest: test outputs, docs, data."""
-    specs = [f"*{ext}" for ext in _BY_EXTENSION]
-    for name in _BY_NAME:
-        specs += [name, f"*/{name}"]
-    return [*specs, "*/Dockerfile.*", "Dockerfile.*", "*.dockerfile"]
+# git pathspecs of the files anchorcheck reads (by extension or name, in any directory),
+# for git searches that should skip the rest: test outputs, docs, data.
+READ_PATHSPECS: tuple[str, ...] = (
+    *(f"*{ext}" for ext in _BY_EXTENSION),
+    *(spec for name in _BY_NAME for spec in (name, f"*/{name}")),
+    "*/Dockerfile.*", "Dockerfile.*", "*.dockerfile",
+)

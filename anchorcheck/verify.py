@@ -20,7 +20,7 @@ from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo
-from anchorcheck.languages import language_of, read_pathspecs
+from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.symbols import defined_symbols, definition_regex
@@ -262,7 +262,7 @@ def _definitions(
         snap = index.snapshots.get(spec.name)
         if snap is None:
             continue
-        for path, line, text in GitRepo(spec.path).grep_words(names, snap.commit, read_pathspecs()):
+        for path, line, text in GitRepo(spec.path).grep_words(names, snap.commit, READ_PATHSPECS):
             m = matcher.search(text)
             if m is not None:
                 found[m.group("a") or m.group("b")].append((spec.name, path, line))
