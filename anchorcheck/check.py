@@ -39,13 +39,12 @@ class CheckResult:
     def __init__(
         self, workspace: Workspace, index: WorkspaceIndex, findings: tuple[FingerprintedFinding, ...],
         claims: tuple[ClaimCheck, ...] = (), resolutions: tuple[Resolution, ...] | None = None,
-        graph: nx.MultiDiGraph | None = None, cached: bool = False,
+        graph: nx.MultiDiGraph | None = None,
     ) -> None:
         self.workspace = workspace
         self.index = index
         self.findings = findings
         self.claims = claims
-        self.cached = cached  # the findings came from the result cache
         self._resolutions = resolutions
         self._graph = graph
 
@@ -106,7 +105,7 @@ def run_check(
     if cache is not None and key is not None:
         stored = decode_result(cache.get_result(key))
         if stored is not None:
-            return CheckResult(workspace, index, stored[0], stored[1], cached=True)
+            return CheckResult(workspace, index, stored[0], stored[1])
     resolver = Resolver(index, workspace.settings.headings)
     resolutions = tuple(resolver.resolve(ref) for ref in index.references)
     claims, breaches = verify(workspace, index, resolutions, cache)

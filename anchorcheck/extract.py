@@ -20,6 +20,7 @@ from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST
 
 EXTRACTOR_VERSION = 6
 
+
 @dataclass(frozen=True, slots=True)
 class ExtractOptions:
     headings: HeadingOptions = field(default_factory=HeadingOptions)
