@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
-from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl
+from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
 from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
 from anchorcheck.history import RemovedMention, removed_mentions
@@ -71,13 +71,11 @@ def index_workspace(
 ) -> WorkspaceIndex:
     """Every repo's snapshot: from an index file when one came (`check --index`),
     else crawled."""
-    snapshots: list[SnapshotIndex] = []
-    for spec in workspace.repos:
-        if indexed and spec.name in indexed:
-            snapshots.append(indexed[spec.name])
-            continue
-        step = None if progress is None else (lambda p, n=spec.name: progress(n, p))
-        snapshots.append(crawl(spec, workspace.settings, memo, step, cache))
+    indexed = indexed or {}
+    to_crawl = [spec for spec in workspace.repos if spec.name not in indexed]
+    crawled = dict(zip((s.name for s in to_crawl),
+                       crawl_many(to_crawl, workspace.settings, memo, progress, cache), strict=True))
+    snapshots = [indexed[s.name] if s.name in indexed else crawled[s.name] for s in workspace.repos]
     return WorkspaceIndex(snapshots, workspace.repos)
 
 

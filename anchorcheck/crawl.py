@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,21 +81,39 @@ def crawl(
     progress: Callable[[Progress], None] | None = None,
     cache: BlobCache | None = None,
 ) -> SnapshotIndex:
-    repo = GitRepo(spec.path)
-    commit = repo.resolve(spec.ref)
-    # A whole snapshot is cached by commit: a run over an unchanged repo lists no tree
-    # and decodes one row, however many files the repo has.
-    key = snapshot_key(spec, commit, settings)
-    stored = cache.get_result(key) if cache is not None else None
-    if stored is not None:
-        snap = snapshot_from_json(stored, spec)
+    step = None if progress is None else (lambda _name, p: progress(p))
+    return crawl_many([spec], settings, memo, step, cache)[0]
+
+
+def crawl_many(
+    specs: Sequence[RepoSpec],
+    settings: Settings,
+    memo: BlobMemo | None = None,
+    progress: Callable[[str, Progress], None] | None = None,
+    cache: BlobCache | None = None,
+) -> list[SnapshotIndex]:
+    """Each repo's snapshot, in order. The blobs of every repo go through one
+    extraction pool: repo by repo, each small repo ran in one process and each large
+    one ended with a worker idle while the other finished."""
+    done: dict[int, SnapshotIndex] = {}
+    plans: dict[int, _Plan] = {}
+    for i, spec in enumerate(specs):
+        repo = GitRepo(spec.path)
+        commit = repo.resolve(spec.ref)
+        # A whole snapshot is cached by commit: a run over an unchanged repo lists no
+        # tree and decodes one row, however many files the repo has.
+        stored = cache.get_result(snapshot_key(spec, commit, settings)) if cache is not None else None
+        snap = snapshot_from_json(stored, spec) if stored is not None else None
         if snap is not None:
-            return snap
-    entries = repo.list_tree(commit)
-    snap = index_entries(repo, spec, commit, entries, settings, memo, progress, cache)
-    if cache is not None and not any(s.reason == UNREADABLE for s in snap.skipped):
-        cache.put_result(key, snapshot_to_json(snap))
-    return snap
+            done[i] = snap
+            continue
+        plans[i] = _Plan(repo, spec, commit, repo.list_tree(commit), settings, memo, cache)
+    _extract(list(plans.values()), settings, progress, cache)
+    for i, plan in plans.items():
+        snap = done[i] = plan.finish()
+        if cache is not None and not any(s.reason == UNREADABLE for s in snap.skipped):
+            cache.put_result(snapshot_key(plan.spec, plan.commit, settings), snapshot_to_json(snap))
+    return [done[i] for i in range(len(specs))]
 
 
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
@@ -160,125 +178,160 @@ def index_entries(
     progress: Callable[[Progress], None] | None = None,
     cache: BlobCache | None = None,
 ) -> SnapshotIndex:
+    """The snapshot of just these tree entries (a PR's changed files)."""
+    plan = _Plan(repo, spec, commit, entries, settings, memo, cache)
+    step = None if progress is None else (lambda _name, p: progress(p))
+    _extract([plan], settings, step, cache)
+    return plan.finish()
+
+
+def _extract(
+    plans: Sequence[_Plan], settings: Settings,
+    progress: Callable[[str, Progress], None] | None, cache: BlobCache | None,
+) -> None:
+    """Read and scan what the plans still need, through one pool; store what was new."""
+    jobs: list[BlobJob] = []
+    owners: list[_Plan] = []
+    for plan in plans:
+        git_dir = plan.repo.git_dir
+        for oid in plan.pending:
+            jobs.append((git_dir, oid, plan.sizes.get(oid, 0), plan.langs_of[oid]))
+            owners.append(plan)
     options = extract_options(settings)
-    memo = {} if memo is None else memo
-    skipped: list[SkippedFile] = []
-    paths: set[str] = set()
-    oids: dict[str, str] = {}
-    to_read: dict[str, list[tuple[str, str]]] = {}  # oid -> [(path, language)]
-    entry_list = list(entries)
-    for entry in entry_list:
-        if entry.is_submodule:
-            skipped.append(SkippedFile(entry.path, "submodule"))
-            continue
-        paths.add(entry.path)
-        oids[entry.path] = entry.oid
-        if entry.is_symlink:
-            continue  # never followed: its target may lie outside the snapshot
-        lang = language_of(entry.path)
-        if lang is None:
-            continue
-        if entry.size > settings.max_file_size:
-            skipped.append(SkippedFile(entry.path, "too large"))
-            continue
-        to_read.setdefault(entry.oid, []).append((entry.path, lang))
+    results = extract_blobs(jobs, options, worker_count(settings.jobs), encode=cache is not None)
+    for (_, oid, size, _), plan, (read, values, encoded) in zip(jobs, owners, results, strict=True):
+        plan.take(oid, size if read else 0, read, values, encoded)
+        if progress is not None:
+            progress(plan.spec.name, Progress(plan.files_read, len(plan.pending), plan.bytes_read,
+                                              plan.anchors_found))
+    if cache is not None:
+        cache.put_many([item for plan in plans for item in plan.fresh])
 
-    per_path: dict[str, BlobIndex] = {}
 
-    def known(oids: Iterable[str]) -> list[str]:
+class _Plan:
+    """One repo's crawl in progress: what its tree holds, which blobs are still to be
+    read (the memo and the cache answered for the others), and what came back."""
+
+    def __init__(
+        self, repo: GitRepo, spec: RepoSpec, commit: str, entries: Iterable[TreeEntry],
+        settings: Settings, memo: BlobMemo | None, cache: BlobCache | None,
+    ) -> None:
+        self.repo, self.spec, self.commit = repo, spec, commit
+        self.options = options = extract_options(settings)
+        self.memo = memo = {} if memo is None else memo
+        self.skipped: list[SkippedFile] = []
+        self.paths: set[str] = set()
+        self.oids: dict[str, str] = {}
+        self.per_path: dict[str, BlobIndex] = {}
+        self.fresh: list[tuple[str, str, BlobIndex | str | Encoded]] = []
+        self.files_read = self.bytes_read = self.anchors_found = 0
+        to_read: dict[str, list[tuple[str, str]]] = {}  # oid -> [(path, language)]
+        self.to_read = to_read
+        sizes: dict[str, int] = {}
+        for entry in entries:
+            if entry.is_submodule:
+                self.skipped.append(SkippedFile(entry.path, "submodule"))
+                continue
+            self.paths.add(entry.path)
+            self.oids[entry.path] = entry.oid
+            if entry.is_symlink:
+                continue  # never followed: its target may lie outside the snapshot
+            lang = language_of(entry.path)
+            if lang is None:
+                continue
+            if entry.size > settings.max_file_size:
+                self.skipped.append(SkippedFile(entry.path, "too large"))
+                continue
+            to_read.setdefault(entry.oid, []).append((entry.path, lang))
+            sizes[entry.oid] = max(entry.size, 0)
+        pending = self._known(to_read)
+        if cache is not None and pending:
+            # The persistent cache answers for blobs seen in an earlier run; only the
+            # rest are read from git and scanned.
+            stored = cache.get_many((oid, lang) for oid in pending for _, lang in to_read[oid])
+            for (oid, lang), value in stored.items():
+                memo[(oid, lang, options)] = value
+            pending = self._known(pending)
+        self.pending = pending
+        self.langs_of = {oid: tuple(sorted({lang for _, lang in to_read[oid]})) for oid in pending}
+        self.sizes = {oid: sizes[oid] for oid in pending}
+
+    def _known(self, oids: Iterable[str]) -> list[str]:
         """Take what the memo knows of these blobs; return the oids still unknown."""
         unknown = []
+        memo, options = self.memo, self.options
         for oid in oids:
-            users = to_read[oid]
+            users = self.to_read[oid]
             if not all((oid, lang, options) in memo for _, lang in users):
                 unknown.append(oid)
                 continue
             for path, lang in users:
-                value = memo[(oid, lang, options)]
-                if isinstance(value, str):
-                    skipped.append(SkippedFile(path, value))
-                else:
-                    per_path[path] = value
+                self._place(path, memo[(oid, lang, options)])
         return unknown
 
-    pending = known(to_read)
-    if cache is not None and pending:
-        # The persistent cache answers for blobs seen in an earlier run; only the rest
-        # are read from git and scanned.
-        stored = cache.get_many((oid, lang) for oid in pending for _, lang in to_read[oid])
-        for (oid, lang), value in stored.items():
-            memo[(oid, lang, options)] = value
-        pending = known(pending)
-    fresh: list[tuple[str, str, BlobIndex | str | Encoded]] = []
-    files_read = bytes_read = 0
-    langs_of = {oid: tuple(sorted({lang for _, lang in to_read[oid]})) for oid in pending}
+    def _place(self, path: str, value: BlobIndex | str) -> None:
+        if isinstance(value, str):
+            self.skipped.append(SkippedFile(path, value))
+        else:
+            self.per_path[path] = value
 
-    def blob_jobs() -> Iterator[BlobJob]:
-        for oid, data in repo.read_blobs(pending):
-            yield oid, data, langs_of.get(oid, ())
-
-    workers = worker_count(settings.jobs)
-    sizes = {e.oid: max(e.size, 0) for e in entry_list if e.oid in langs_of}
-    total = sum(sizes.values())  # of the text to scan: decides whether a pool pays
-    encode = cache is not None
-    anchors_found = 0
-    for oid, size, results, encoded in extract_blobs(blob_jobs(), options, workers, total, encode):
-        files_read += 1
-        bytes_read += size
-        anchors_found += sum(len(r.anchors) for r in results if isinstance(r, BlobIndex))
-        if progress is not None:
-            progress(Progress(files_read, len(pending), bytes_read, anchors_found))
-        langs = langs_of.get(oid, ())
+    def take(
+        self, oid: str, size: int, read: bool, results: tuple[BlobIndex | str, ...],
+        encoded: tuple[str, ...] | None,
+    ) -> None:
+        """One blob's results from the extraction."""
+        self.files_read += 1
+        self.bytes_read += size
+        if read:
+            self.repo.blobs_read += 1
+        self.anchors_found += sum(len(r.anchors) for r in results if isinstance(r, BlobIndex))
+        langs = self.langs_of[oid]
         by_lang = dict(zip(langs, results, strict=True))
         coded = dict(zip(langs, encoded, strict=True)) if encoded is not None else {}
-        for path, lang in to_read.get(oid, []):
+        for path, lang in self.to_read[oid]:
             value = by_lang[lang]
             if value == UNREADABLE:  # this clone's fault, not the blob's: never memoised
-                skipped.append(SkippedFile(path, value))
+                self.skipped.append(SkippedFile(path, value))
                 continue
-            key = (oid, lang, options)
-            if key not in memo:
-                fresh.append((oid, lang, Encoded(coded[lang]) if lang in coded else value))
-                memo[key] = value
-            if isinstance(value, str):
-                skipped.append(SkippedFile(path, value))
-            else:
-                per_path[path] = value
-    if cache is not None:
-        cache.put_many(fresh)
+            key = (oid, lang, self.options)
+            if key not in self.memo:
+                self.fresh.append((oid, lang, Encoded(coded[lang]) if lang in coded else value))
+                self.memo[key] = value
+            self._place(path, value)
 
-    anchors: list[Anchor] = []
-    refs: list[Reference] = []
-    line_counts: dict[str, int] = {}
-    mentions: list[Mention] = []
-    suppressions: list[Suppression] = []
-    for path in sorted(per_path):
-        blob = per_path[path]
-        line_counts[path] = blob.line_count
-        mentions.extend(Mention(name, spec.name, path, line, col) for name, line, col in blob.mentions)
-        # Placed with the constructors: dataclasses.replace costs several times more,
-        # and a big repo has tens of thousands of these.
-        name = spec.name
-        suppressions.extend(Suppression(first=s.first, last=s.last, codes=s.codes, line=s.line,
-                                        col=s.col, repo=name, path=path) for s in blob.suppressions)
-        anchors.extend(Anchor(name=a.name, kind=a.kind, line=a.line, col=a.col, slug=a.slug,
-                              repo=name, path=path) for a in blob.anchors)
-        refs.extend(Reference(kind=r.kind, line=r.line, col=r.col, text=r.text, name=r.name,
-                              target_repo=r.target_repo, target_path=r.target_path,
-                              relative=r.relative, lines=r.lines, via_url=r.via_url, claim=r.claim,
-                              repo=name, path=path) for r in blob.references)
-    return SnapshotIndex(
-        repo=spec.name,
-        ref=spec.ref,
-        commit=commit,
-        paths=frozenset(paths),
-        anchors=tuple(anchors),
-        references=tuple(refs),
-        line_counts=line_counts,
-        oids=oids,
-        skipped=tuple(sorted(skipped, key=lambda s: s.path)),
-        mentions=tuple(mentions),
-        suppressions=tuple(suppressions),
-        files_read=files_read,
-        bytes_read=bytes_read,
-    )
+    def finish(self) -> SnapshotIndex:
+        per_path, name = self.per_path, self.spec.name
+        anchors: list[Anchor] = []
+        refs: list[Reference] = []
+        line_counts: dict[str, int] = {}
+        mentions: list[Mention] = []
+        suppressions: list[Suppression] = []
+        for path in sorted(per_path):
+            blob = per_path[path]
+            line_counts[path] = blob.line_count
+            mentions.extend(Mention(n, name, path, line, col) for n, line, col in blob.mentions)
+            # Placed with the constructors: dataclasses.replace costs several times more,
+            # and a big repo has tens of thousands of these.
+            suppressions.extend(Suppression(first=s.first, last=s.last, codes=s.codes, line=s.line,
+                                            col=s.col, repo=name, path=path) for s in blob.suppressions)
+            anchors.extend(Anchor(name=a.name, kind=a.kind, line=a.line, col=a.col, slug=a.slug,
+                                  repo=name, path=path) for a in blob.anchors)
+            refs.extend(Reference(kind=r.kind, line=r.line, col=r.col, text=r.text, name=r.name,
+                                  target_repo=r.target_repo, target_path=r.target_path,
+                                  relative=r.relative, lines=r.lines, via_url=r.via_url,
+                                  claim=r.claim, repo=name, path=path) for r in blob.references)
+        return SnapshotIndex(
+            repo=name,
+            ref=self.spec.ref,
+            commit=self.commit,
+            paths=frozenset(self.paths),
+            anchors=tuple(anchors),
+            references=tuple(refs),
+            line_counts=line_counts,
+            oids=self.oids,
+            skipped=tuple(sorted(self.skipped, key=lambda s: s.path)),
+            mentions=tuple(mentions),
+            suppressions=tuple(suppressions),
+            files_read=self.files_read,
+            bytes_read=self.bytes_read,
+        )

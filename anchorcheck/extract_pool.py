@@ -1,10 +1,13 @@
-"""Extraction across cores: blobs are read from git in this process and scanned in
-worker processes, a batch at a time.
+"""Extraction across cores: blobs are read from git and scanned in worker processes,
+a batch at a time, for every repo of a run through one pool.
 
-Scanning is pure Python, so threads would share one core; processes do not. The pool
-only starts when there is enough text to pay for it (a PR run reading ten blobs never
-forks), and at most a few batches are in flight, so memory stays bounded however
-large the repo. Results come back in the order blobs were read.
+Scanning is pure Python, so threads would share one core; processes do not. Each
+worker reads its batches itself through its own `git cat-file --batch` (one per git
+directory, kept for the worker's life): this process only hands out blob ids, so it
+neither copies every blob through a pipe nor takes a core's share from the scanning.
+The pool only starts when there is enough text to pay for it (a PR run reading ten
+blobs never forks), and at most a few batches are in flight, so memory stays bounded
+however large the workspace. Results come back in the order the blobs were given.
 """
 
 from __future__ import annotations
@@ -13,23 +16,27 @@ import multiprocessing
 import os
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import encode_value
 from anchorcheck.extract import BlobIndex, ExtractOptions, extract
+from anchorcheck.gitio import BlobReader
 
-# (blob id, its bytes or None when git could not read it, the languages it is read as)
-BlobJob = tuple[str, bytes | None, tuple[str, ...]]
-# (blob id, bytes read, one result per language: its index, or why it is not read;
-# and, when the results go to the cache, each one encoded for it)
-BlobResult = tuple[str, int, tuple[BlobIndex | str, ...], tuple[str, ...] | None]
+# (git directory, blob id, its size from the tree listing, the languages it is read as)
+BlobJob = tuple[str, str, int, tuple[str, ...]]
+# (whether git could read the blob, one result per language: its index, or why it is
+# not read; and, when the results go to the cache, each one encoded for it)
+BlobResult = tuple[bool, tuple[BlobIndex | str, ...], tuple[str, ...] | None]
 
-# Below this much text a pool costs more (fork, pickling) than it saves.
+# Below this much text a pool costs more (fork, start-up) than it saves.
 _MIN_PARALLEL_BYTES = 4_000_000
 _BATCH_BYTES = 1_000_000
 _BATCH_BLOBS = 256
+
+# A worker's readers, by git directory (a forked worker starts with none).
+_READERS: dict[str, BlobReader] = {}
 
 
 def worker_count(jobs: int) -> int:
@@ -57,49 +64,70 @@ def extract_one(
     return tuple(out)
 
 
-def _extract_batch(batch: list[BlobJob], options: ExtractOptions, encode: bool) -> list[BlobResult]:
-    return [_result(oid, data, langs, options, encode) for oid, data, langs in batch]
+def _read_and_extract(
+    batch: Sequence[BlobJob], options: ExtractOptions, encode: bool,
+    readers: dict[str, BlobReader],
+) -> list[BlobResult]:
+    """One batch, all of one git directory: read, then scan each blob."""
+    git_dir = batch[0][0]
+    reader = readers.get(git_dir)
+    if reader is None:
+        reader = readers[git_dir] = BlobReader(git_dir)
+    blobs = reader.read([oid for _, oid, _, _ in batch])
+    return [_result(data, job[3], options, encode) for job, data in zip(batch, blobs, strict=True)]
 
 
-def _result(
-    oid: str, data: bytes | None, langs: Sequence[str], options: ExtractOptions, encode: bool
-) -> BlobResult:
+def _worker_batch(batch: Sequence[BlobJob], options: ExtractOptions, encode: bool) -> list[BlobResult]:
+    return _read_and_extract(batch, options, encode, _READERS)
+
+
+def _result(data: bytes | None, langs: Sequence[str], options: ExtractOptions, encode: bool) -> BlobResult:
     results = extract_one(data, langs, options)
     # Encoding for the cache is done where the scanning is: in the workers, in parallel.
     encoded = tuple(encode_value(r) for r in results) if encode and data is not None else None
-    return oid, len(data or b""), results, encoded
+    return data is not None, results, encoded
+
+
+def _batches(jobs: Sequence[BlobJob]) -> Iterator[list[BlobJob]]:
+    """Consecutive jobs in batches of about _BATCH_BYTES, each of one git directory."""
+    batch: list[BlobJob] = []
+    size = 0
+    for job in jobs:
+        if batch and (job[0] != batch[0][0] or size >= _BATCH_BYTES or len(batch) >= _BATCH_BLOBS):
+            yield batch
+            batch, size = [], 0
+        batch.append(job)
+        size += max(job[2], 0)
+    if batch:
+        yield batch
 
 
 def extract_blobs(
-    jobs: Iterable[BlobJob], options: ExtractOptions, workers: int, total_bytes: int,
-    encode: bool = False,
+    jobs: Sequence[BlobJob], options: ExtractOptions, workers: int, encode: bool = False,
 ) -> Iterator[BlobResult]:
     """Each blob's results, in the order given. With one worker, or too little text
     to share out, everything runs here."""
-    if workers <= 1 or total_bytes < _MIN_PARALLEL_BYTES:
-        for oid, data, langs in jobs:
-            yield _result(oid, data, langs, options, encode)
+    total = sum(max(job[2], 0) for job in jobs)
+    if workers <= 1 or total < _MIN_PARALLEL_BYTES:
+        readers: dict[str, BlobReader] = {}
+        try:
+            for batch in _batches(jobs):
+                yield from _read_and_extract(batch, options, encode, readers)
+        finally:
+            for reader in readers.values():
+                reader.close()
         return
-    # fork: workers start in milliseconds with every pattern already compiled. A fork
-    # pool starts all its workers on the first submit, made here before `jobs` is
-    # iterated, so no thread (the git reader's feeder) exists when they are forked.
+    # fork: workers start in milliseconds with every pattern already compiled.
     # Elsewhere (macOS, Windows) fork is unsafe or absent: the platform's default.
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pool.submit(int).result()
         in_flight: deque[Future[list[BlobResult]]] = deque()
-        batch: list[BlobJob] = []
-        size = 0
-        for job in jobs:
-            batch.append(job)
-            size += len(job[1] or b"")
-            if size >= _BATCH_BYTES or len(batch) >= _BATCH_BLOBS:
-                in_flight.append(pool.submit(_extract_batch, batch, options, encode))
-                batch, size = [], 0
-                # Bounded: reading waits for scanning, so memory does not grow with the repo.
-                while len(in_flight) > 2 * workers:
-                    yield from in_flight.popleft().result()
-        if batch:
-            in_flight.append(pool.submit(_extract_batch, batch, options, encode))
+        for batch in _batches(jobs):
+            in_flight.append(pool.submit(_worker_batch, batch, options, encode))
+            # Bounded, so memory does not grow with the workspace; but deep enough that a
+            # slow batch at the head of the line (results are taken in order) does not
+            # leave the other workers without work (2 per worker: 168% of two cores).
+            while len(in_flight) > 8 * workers:
+                yield from in_flight.popleft().result()
         while in_flight:
             yield from in_flight.popleft().result()

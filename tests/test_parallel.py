@@ -6,7 +6,9 @@ import json
 import multiprocessing
 
 from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.extract_pool import extract_blobs, extract_one
+from anchorcheck.blobtext import UNREADABLE
+from anchorcheck.extract_pool import extract_blobs
+from anchorcheck.gitio import GitRepo
 from tests.conftest import WorkspaceBuilder
 
 
@@ -17,24 +19,33 @@ def _module(i: int) -> str:
     return f"# F{i} SECTION\n# What this module is for.\n{body}{cites}# see MISSING {i} HEADING in m{i}.py\n"
 
 
-def test_workers_give_the_same_results_in_the_same_order() -> None:
-    texts = [_module(i) for i in range(60)]
-    total = sum(len(t) for t in texts)
+def test_workers_read_and_give_the_same_results_in_the_same_order(ws: WorkspaceBuilder) -> None:
+    texts = {f"m{i}.py": _module(i) for i in range(60)}
+    texts["gone.py"] = "# see GONE SECTION in m1.py\n"
+    total = sum(len(t) for t in texts.values())
     assert total > 4_000_000  # above the size where a pool starts
-    jobs = [(f"oid{i}", t.encode(), ("python",)) for i, t in enumerate(texts)]
+    git = GitRepo(ws.repo("r", texts))
+    entries = sorted(git.list_tree(git.resolve("main")), key=lambda e: e.path)
+    jobs = [(git.git_dir, e.oid, e.size, ("python",)) for e in entries]
+    # A blob git cannot read (an id of no object here) comes back unread, in its place.
+    jobs.insert(5, (git.git_dir, "0" * 40, 10, ("python",)))
     options = ExtractOptions()
     results = []
     children = 0
-    for item in extract_blobs(iter(jobs), options, workers=2, total_bytes=total, encode=True):
+    for item in extract_blobs(jobs, options, workers=2, encode=True):
         children = max(children, len(multiprocessing.active_children()))
         results.append(item)
     assert children == 2  # the pool really ran
-    assert [r[0] for r in results] == [j[0] for j in jobs]
-    for (_, size, values, encoded), (_, data, langs) in zip(results, jobs, strict=True):
-        assert size == len(data)
-        assert values == extract_one(data, langs, options)
-        assert values[0] == extract(data.decode(), "python", options)
-        assert encoded is not None and json.loads(encoded[0])["a"]
+    assert len(results) == len(jobs)
+    read, values, encoded = results.pop(5)
+    assert not read and values == (UNREADABLE,) and encoded is None
+    for (read, values, encoded), entry in zip(results, entries, strict=True):
+        assert read
+        assert values == (extract(texts[entry.path], "python", options),)
+        assert encoded is not None and json.loads(encoded[0])["r"]  # every file cites
+    # One process, the same answers.
+    assert list(extract_blobs(jobs, options, workers=1, encode=True)) == [
+        *results[:5], (False, (UNREADABLE,), None), *results[5:]]
 
 
 def test_jobs_1_and_2_find_the_same(ws: WorkspaceBuilder) -> None:
