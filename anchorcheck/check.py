@@ -12,7 +12,7 @@ from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
 from anchorcheck.finding import Finding
 from anchorcheck.graph import build_graph
-from anchorcheck.history import RemovedMention, removed_mentions
+from anchorcheck.history import RemovedMention, removed_mentions, start_history
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
@@ -104,14 +104,25 @@ def run_check(
         stored = decode_result(cache.get_result(key))
         if stored is not None:
             return CheckResult(workspace, index, stored[0], stored[1])
-    resolver = Resolver(index, workspace.settings.headings)
-    resolutions = tuple(resolver.resolve(ref) for ref in index.references)
-    claims, breaches = verify(workspace, index, resolutions, cache)
-    removed: list[RemovedMention] = []
-    if any(r.code == "AC203" for r in rules):
-        removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache,
-                                   known={r.spec.name: r.removals for r in indexed},
-                                   known_defined={r.spec.name: r.defined for r in indexed})
+    history = any(r.code == "AC203" for r in rules)
+    # AC203's git history search needs only the commits: started now, it runs on the
+    # other core while this one resolves and verifies.
+    from_files = {r.spec.name for r in indexed}  # their removal tables came with them
+    commits = {n: s.commit for n, s in index.snapshots.items() if n not in from_files}
+    logs = start_history(workspace, commits, workspace.settings.history_depth, cache) if history else {}
+    try:
+        resolver = Resolver(index, workspace.settings.headings)
+        resolutions = tuple(resolver.resolve(ref) for ref in index.references)
+        claims, breaches = verify(workspace, index, resolutions, cache)
+        removed: list[RemovedMention] = []
+        if history:
+            removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache,
+                                       known={r.spec.name: r.removals for r in indexed},
+                                       known_defined={r.spec.name: r.defined for r in indexed},
+                                       started=logs)
+    finally:
+        for started in logs.values():
+            started.cancel()
     graph = build_graph(index, resolutions)
     ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]

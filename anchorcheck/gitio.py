@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import subprocess
+import tempfile
 import threading
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -180,6 +181,12 @@ class GitRepo:
             for pattern in posix:
                 yield from self._grep_parts("-E", pattern, commit, paths)
 
+    def start_grep_parts(self, perl: str, commit: str, paths: Sequence[str] = ()) -> Background:
+        """grep_parts' PCRE search, started in the background; its output() is None
+        where git lacks PCRE (then call grep_parts)."""
+        return Background(["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", "-P", "-e",
+                           perl, commit, "--", *paths], ok=(0, 1))
+
     def _grep_parts(
         self, syntax: str, pattern: str, commit: str, paths: Sequence[str]
     ) -> Generator[str, None, bool]:
@@ -227,27 +234,32 @@ class GitRepo:
         return {p[len(prefix):] if p.startswith(prefix) else p
                 for p in done.stdout.decode(errors="surrogateescape").split("\0") if p}
 
-    def log_definition_changes(
-        self, commit: str, regex: str, depth: int
-    ) -> Iterator[tuple[str, str, str, str]]:
-        """(sha, subject, path, +/- line) of diff lines matching `regex`, newest first,
-        over the last `depth` commits of `commit`'s history."""
+    def start_definition_log(self, commit: str, regex: str, depth: int) -> Background | None:
+        """Start the `git log -G` that log_definition_changes reads, in the background
+        (it runs beside the crawl, which does not need it); None when the history holds
+        nothing to search."""
         revs = self._git("rev-list", f"--max-count={depth}", commit).split()
         if not revs:
-            return
+            return None
         span = [commit] if len(revs) < depth else [f"{revs[-1]}..{commit}"]
         # A root commit only adds lines, and its diff is the whole tree (a repo of one
         # commit would be printed entire): its events never decide anything, skip it.
         span += [f"^{root}" for root in self._git("rev-list", "--max-parents=0", *span).split()]
-        done = subprocess.run(
-            ["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color", "--no-renames",
-             "--format=%x00%H %s", "-G", regex, *span, "--"],
-            capture_output=True, check=False,
-        )
-        if done.returncode != 0:
+        return Background(["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color",
+                           "--no-renames", "--format=%x00%H %s", "-G", regex, *span, "--"])
+
+    def log_definition_changes(
+        self, commit: str, regex: str, depth: int, started: Background | None = None
+    ) -> Iterator[tuple[str, str, str, str]]:
+        """(sha, subject, path, +/- line) of diff lines matching `regex`, newest first,
+        over the last `depth` commits of `commit`'s history (from the log `started`
+        earlier for the same arguments, if given)."""
+        log = started if started is not None else self.start_definition_log(commit, regex, depth)
+        out = log.output() if log is not None else None
+        if out is None:
             return
         sha = subject = path = ""
-        for line in done.stdout.decode(errors="replace").splitlines():
+        for line in out.decode(errors="replace").splitlines():
             if line.startswith("\0"):
                 sha, _, subject = line[1:].partition(" ")
             elif line.startswith("diff --git "):
@@ -305,6 +317,36 @@ class GitRepo:
             if proc.poll() is None:
                 proc.kill()
             proc.wait()
+
+
+class Background:
+    """A git command running while this process does other work. Its output goes to
+    an unnamed temporary file, not a pipe: no thread has to drain it, and git never
+    waits for us to read. `ok` are the exit codes that mean success."""
+
+    def __init__(self, args: list[str], ok: tuple[int, ...] = (0,)) -> None:
+        self._ok = ok
+        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
+        try:
+            self._proc = subprocess.Popen(args, stdout=self._out, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            self._out.close()
+            raise GitError(f"cannot run git: {exc}") from exc
+
+    def output(self) -> bytes | None:
+        """Everything it printed, once it has finished; None if it failed."""
+        code = self._proc.wait()
+        try:
+            self._out.seek(0)
+            return self._out.read() if code in self._ok else None
+        finally:
+            self._out.close()
+
+    def cancel(self) -> None:
+        if self._proc.poll() is None:
+            self._proc.kill()
+        self._proc.wait()
+        self._out.close()
 
 
 class BlobReader:
