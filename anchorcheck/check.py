@@ -123,8 +123,14 @@ def run_check(
     finally:
         for started in logs.values():
             started.cancel()
-    graph = build_graph(index, resolutions)
-    ctx = CheckContext(index, graph, tuple(claims), tuple(breaches), tuple(removed))
+    built: list[nx.MultiDiGraph] = []
+
+    def graph() -> nx.MultiDiGraph:
+        if not built:
+            built.append(build_graph(index, resolutions))
+        return built[0]
+
+    ctx = CheckContext(index, resolutions, graph, tuple(claims), tuple(breaches), tuple(removed))
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]
     suppressions = [s for snap in index.snapshots.values() for s in snap.suppressions]
     kept, unused = suppression.apply(raw, suppressions)
@@ -135,7 +141,7 @@ def run_check(
     findings = fingerprint(selection.apply_severity(f) for f in kept)
     if cache is not None and key is not None:
         cache.put_result(key, encode_result(findings, claims))
-    return CheckResult(workspace, index, findings, tuple(claims), resolutions, graph)
+    return CheckResult(workspace, index, findings, tuple(claims), resolutions, built[0] if built else None)
 
 
 def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:

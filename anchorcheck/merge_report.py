@@ -10,8 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-
-import networkx as nx
+from functools import partial
 
 from anchorcheck.check import FingerprintedFinding, fingerprint
 from anchorcheck.finding import Finding, Severity
@@ -55,7 +54,8 @@ def _new_dangling(analysis: Analysis, selection: Selection) -> list[Finding]:
     for label, res in analysis.dangling:
         by_label.setdefault(label, []).append(res)
     for label, resolutions in by_label.items():
-        ctx = CheckContext(analysis.base, build_graph(analysis.base, resolutions, anchors=False))
+        ctx = CheckContext(analysis.base, tuple(resolutions),
+                           partial(build_graph, analysis.base, resolutions, anchors=False))
         for code in _REFERENCE_RULES:
             rule = REGISTRY[code]
             if selection.enabled(code, rule.enabled_by_default):
@@ -91,11 +91,13 @@ def render_merge_text(advisory: Advisory, colour: bool) -> str:
 
 
 def _depends_on(a: Analysis) -> dict[str, list[str]]:
-    return {label: sorted(a.graph.predecessors(label), key=a.order.index) for label in a.order}
+    return {label: sorted((f for f, after in a.edges if after == label), key=a.order.index)
+            for label in a.order}
 
 
 def _blocks(a: Analysis) -> dict[str, list[str]]:
-    return {label: sorted(a.graph.successors(label), key=a.order.index) for label in a.order}
+    return {label: sorted((after for f, after in a.edges if f == label), key=a.order.index)
+            for label in a.order}
 
 
 # -- JSON ----------------------------------------------------------------------
@@ -152,8 +154,9 @@ def mermaid(a: Analysis, labels: Sequence[str] | None = None) -> str:
     lines = ["flowchart LR"]
     for label in shown:
         lines.append(f'  {ids[label]}["{_mermaid_label(label)}"]')
-    sub: nx.DiGraph = a.graph.subgraph(shown)
-    for first, after in sorted(sub.edges, key=lambda e: (a.order.index(e[0]), a.order.index(e[1]))):
+    inside = set(shown)
+    edges = [(f, after) for f, after in a.edges if f in inside and after in inside]
+    for first, after in sorted(edges, key=lambda e: (a.order.index(e[0]), a.order.index(e[1]))):
         lines.append(f"  {ids[first]} --> {ids[after]}")
     return "\n".join(lines)
 

@@ -19,10 +19,11 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     headings exist to be cited it often marks a citation that was lost.
     Example: `# ROLLBACK ON THE DEGRADED PATH` with no `see ROLLBACK ON ...` anywhere.
     """
-    for node, data in nodes_of_type(ctx.graph, "anchor"):
+    graph = ctx.graph()
+    for node, data in nodes_of_type(graph, "anchor"):
         anchor = data["anchor"]
         assert isinstance(anchor, Anchor)
-        if anchor.kind is AnchorKind.MARKDOWN or citation_count(ctx.graph, node):
+        if anchor.kind is AnchorKind.MARKDOWN or citation_count(graph, node):
             continue
         yield self.finding(anchor.repo, anchor.path, anchor.line, anchor.col,
                            f"{anchor.display!r} is not cited anywhere in the workspace",
