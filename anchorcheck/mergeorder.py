@@ -178,7 +178,8 @@ class Scenarios:
         key = frozenset(labels)
         if key not in self._scenarios:
             snaps = [self.snapshot(r.name, key) for r in self.workspace.repos]
-            index = WorkspaceIndex(snaps, self.workspace.repos)
+            base = self._scenarios[frozenset()].index if key and frozenset() in self._scenarios else None
+            index = WorkspaceIndex(snaps, self.workspace.repos, share=base)
             self._scenarios[key] = Resolver(index, self.workspace.settings.headings)
         return self._scenarios[key]
 

@@ -43,15 +43,22 @@ class Resolution:
 class WorkspaceIndex:
     """Lookup tables over every snapshot of the workspace."""
 
-    def __init__(self, snapshots: Sequence[SnapshotIndex], repos: Sequence[RepoSpec]) -> None:
+    def __init__(
+        self, snapshots: Sequence[SnapshotIndex], repos: Sequence[RepoSpec],
+        share: WorkspaceIndex | None = None,
+    ) -> None:
+        """`share`: another index over some of the same snapshots (merge order builds
+        one per set of changes), whose per-repo lookup tables are reused for them."""
         self.snapshots = {s.repo: s for s in snapshots}
+        self._share = share
         self.repos = {r.name: r for r in repos}
         self.by_name: dict[str, list[Anchor]] = defaultdict(list)
         self.notes: dict[str, list[Anchor]] = defaultdict(list)
         self.by_file: dict[FileId, list[Anchor]] = defaultdict(list)
-        # Paths by base name: a path reference matches the files it is a suffix of. One
-        # entry per file (not one per suffix) keeps building this cheap on big trees.
-        self._by_basename: dict[str, list[FileId]] | None = None  # built on first need
+        # Paths by base name, per repo: a path reference matches the files it is a
+        # suffix of. One entry per file (not one per suffix) keeps building this cheap
+        # on big trees; built on first need.
+        self._by_basename: dict[str, dict[str, list[str]]] = {}
         self._dirs: dict[str, set[str]] = {}
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         for snap in snapshots:
@@ -64,16 +71,24 @@ class WorkspaceIndex:
 
     def ending_with(self, suffix: str) -> list[FileId]:
         """Files whose path is `suffix` or ends with `/suffix`."""
-        if self._by_basename is None:
-            table: dict[str, list[FileId]] = defaultdict(list)
-            for snap in self.snapshots.values():
-                repo = snap.repo
-                for path in snap.paths:
-                    table[path.rpartition("/")[2]].append((repo, path))
-            self._by_basename = table
         tail = "/" + suffix
-        return sorted((r, p) for r, p in self._by_basename.get(suffix.rpartition("/")[2], ())
+        base = suffix.rpartition("/")[2]
+        return sorted((repo, p) for repo in self.snapshots for p in self._basenames(repo).get(base, ())
                       if p == suffix or p.endswith(tail))
+
+    def _basenames(self, repo: str) -> dict[str, list[str]]:
+        table = self._by_basename.get(repo)
+        if table is None:
+            snap = self.snapshots[repo]
+            other = self._share
+            if other is not None and other.snapshots.get(repo) is snap:
+                table = other._basenames(repo)
+            else:
+                table = defaultdict(list)
+                for path in snap.paths:
+                    table[path.rpartition("/")[2]].append(path)
+            self._by_basename[repo] = table
+        return table
 
     def dirs(self, repo: str) -> set[str]:
         """The directories of a repo, built on first need (most runs cite no directory)."""
