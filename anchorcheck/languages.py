@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import posixpath
-
 # Family names are the keys of scanners.SCANNERS, plus "markdown".
 _BY_EXTENSION: dict[str, str] = {
     ".py": "python", ".pyi": "python", ".pyx": "python",
@@ -38,16 +36,20 @@ _BY_NAME: dict[str, str] = {
 
 
 def language_of(path: str) -> str | None:
-    """The comment family of `path`, or None when anchorcheck does not read such files."""
-    name = posixpath.basename(path)
-    if name in _BY_NAME:
-        return _BY_NAME[name]
+    """The comment family of `path`, or None when anchorcheck does not read such files.
+    (Asked for every file of every tree: string slicing, not posixpath's functions.)"""
+    name = path[path.rfind("/") + 1:]
+    found = _BY_NAME.get(name)
+    if found is not None:
+        return found
     if name.startswith("Dockerfile.") or name.endswith(".dockerfile"):
         return "dockerfile"
-    _, ext = posixpath.splitext(name)
-    if ext in _BY_EXTENSION:
-        return _BY_EXTENSION[ext]
-    return _BY_EXTENSION.get(ext.lower())
+    dot = name.rfind(".")
+    if dot <= 0 or not name[:dot].lstrip("."):
+        return None  # no extension (as posixpath.splitext: leading dots start none)
+    ext = name[dot:]
+    found = _BY_EXTENSION.get(ext)
+    return found if found is not None else _BY_EXTENSION.get(ext.lower())
 
 
 # git pathspecs of the files anchorcheck reads (by extension or name, in any directory),
