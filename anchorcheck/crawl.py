@@ -11,7 +11,7 @@ from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache, Encoded
 from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, extract_blobs, worker_count
-from anchorcheck.gitio import GitRepo, TreeEntry
+from anchorcheck.gitio import Background, GitRepo, TreeEntry
 from anchorcheck.languages import language_of
 from anchorcheck.reference import Reference
 from anchorcheck.suppression import Suppression
@@ -97,17 +97,26 @@ def crawl_many(
     one ended with a worker idle while the other finished."""
     done: dict[int, SnapshotIndex] = {}
     plans: dict[int, _Plan] = {}
-    for i, spec in enumerate(specs):
-        repo = GitRepo(spec.path)
-        commit = repo.resolve(spec.ref)
-        # A whole snapshot is cached by commit: a run over an unchanged repo lists no
-        # tree and decodes one row, however many files the repo has.
-        stored = cache.get_result(snapshot_key(spec, commit, settings)) if cache is not None else None
-        snap = snapshot_from_json(stored, spec) if stored is not None else None
-        if snap is not None:
-            done[i] = snap
-            continue
-        plans[i] = _Plan(repo, spec, commit, repo.list_tree(commit), settings, memo, cache)
+    listings: list[tuple[int, RepoSpec, GitRepo, str, Background]] = []
+    try:
+        for i, spec in enumerate(specs):
+            repo = GitRepo(spec.path)
+            commit = repo.resolve(spec.ref)
+            # A whole snapshot is cached by commit: a run over an unchanged repo lists
+            # no tree and decodes one row, however many files the repo has.
+            stored = cache.get_result(snapshot_key(spec, commit, settings)) if cache is not None else None
+            snap = snapshot_from_json(stored, spec) if stored is not None else None
+            if snap is not None:
+                done[i] = snap
+                continue
+            # Every tree is listed at once, in the background, while earlier listings
+            # are read.
+            listings.append((i, spec, repo, commit, repo.start_list_tree(commit)))
+        for i, spec, repo, commit, listing in listings:
+            plans[i] = _Plan(repo, spec, commit, repo.list_tree(commit, listing), settings, memo, cache)
+    finally:
+        for *_, listing in listings:
+            listing.cancel()  # a no-op for those read; the others were left by an error
     _extract(list(plans.values()), settings, progress, cache)
     for i, plan in plans.items():
         snap = done[i] = plan.finish()

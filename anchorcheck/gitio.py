@@ -18,6 +18,12 @@ from pathlib import Path
 
 from anchorcheck.errors import GitError
 
+# git prints paths as the bytes they are. One that is not UTF-8 is read with its odd
+# bytes as `\xe9` escapes: unique, printable in every output format and storable in
+# the cache, where a strict decode stopped the whole run and surrogates could not be
+# printed or stored.
+PATH_ERRORS = "backslashreplace"
+
 _MODE_SYMLINK = "120000"
 _MODE_SUBMODULE = "160000"
 
@@ -80,20 +86,8 @@ class GitRepo:
         self.blobs_read = 0  # every blob this object has streamed, for cost accounting
 
     def _git(self, *args: str, input_text: str | None = None) -> str:
-        try:
-            done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", *args],
-                input=input_text,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-        if done.returncode != 0:
-            detail = done.stderr.strip().splitlines()
-            raise GitError(f"{self.path}: git {args[0]} failed: {detail[-1] if detail else '?'}")
-        return done.stdout
+        return self._git_bytes(*args, input_bytes=None if input_text is None else input_text.encode()
+                               ).decode(errors=PATH_ERRORS)
 
     def resolve(self, ref: str) -> str:
         """The commit id `ref` names (branch, tag, sha, refs/pull/N/head...)."""
@@ -120,8 +114,29 @@ class GitRepo:
             return None
         return out or None
 
-    def list_tree(self, commit: str) -> list[TreeEntry]:
-        return _parse_tree(self._git("ls-tree", "-r", "-l", "-z", "--full-tree", commit))
+    def list_tree(self, commit: str, started: Background | None = None) -> list[TreeEntry]:
+        """Every entry of the tree (from the listing `started` earlier, if given)."""
+        out = started.output() if started is not None else None
+        if out is None:  # not started, or it failed: again, for git's own error message
+            out = self._git_bytes("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
+        return _parse_tree(out.decode(errors=PATH_ERRORS))
+
+    def start_list_tree(self, commit: str) -> Background:
+        """list_tree's listing, started in the background (a crawl lists every repo's
+        tree at once, while it reads the previous listings)."""
+        return Background(["git", f"--git-dir={self.git_dir}", "ls-tree", "-r", "-l", "-z",
+                           "--full-tree", commit])
+
+    def _git_bytes(self, *args: str, input_bytes: bytes | None = None) -> bytes:
+        try:
+            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args],
+                                  input=input_bytes, capture_output=True, check=False)
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode != 0:
+            detail = done.stderr.decode(errors="replace").strip().splitlines()
+            raise GitError(f"{self.path}: git {args[0]} failed: {detail[-1] if detail else '?'}")
+        return done.stdout
 
     def hash_file(self, path: Path) -> str:
         """The blob id git would give this file (with this repo's filters)."""
@@ -150,7 +165,7 @@ class GitRepo:
         if done.returncode != 1:
             detail = done.stderr.decode(errors="replace").strip().splitlines()
             raise GitError(f"{self.path}: git merge-tree failed: {detail[-1] if detail else '?'}")
-        fields = [f for f in done.stdout.decode(errors="replace").split("\0") if f]
+        fields = [f for f in done.stdout.decode(errors=PATH_ERRORS).split("\0") if f]
         return tuple(sorted(set(fields[1:])))
 
     def grep_words(
@@ -221,7 +236,7 @@ class GitRepo:
             raise GitError(f"cannot run git: {exc}") from exc
         if done.returncode not in (0, 1):
             return None  # a pattern this git cannot run (no PCRE)
-        return done.stdout.decode(errors="replace")
+        return done.stdout.decode(errors=PATH_ERRORS)
 
     def grep_files(self, fixed: str, commit: str, ignore_case: bool = False) -> set[str]:
         """Paths at `commit` whose content holds the string `fixed` (binary files too)."""
@@ -232,7 +247,7 @@ class GitRepo:
         )
         prefix = commit + ":"
         return {p[len(prefix):] if p.startswith(prefix) else p
-                for p in done.stdout.decode(errors="surrogateescape").split("\0") if p}
+                for p in done.stdout.decode(errors=PATH_ERRORS).split("\0") if p}
 
     def start_definition_log(self, commit: str, regex: str, depth: int) -> Background | None:
         """Start the `git log -G` that log_definition_changes reads, in the background
@@ -259,7 +274,7 @@ class GitRepo:
         if out is None:
             return
         sha = subject = path = ""
-        for line in out.decode(errors="replace").splitlines():
+        for line in out.decode(errors=PATH_ERRORS).splitlines():
             if line.startswith("\0"):
                 sha, _, subject = line[1:].partition(" ")
             elif line.startswith("diff --git "):

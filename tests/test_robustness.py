@@ -36,6 +36,22 @@ def test_symlink_loops_in_a_tree_are_listed_not_followed(ws: WorkspaceBuilder) -
     assert [(f["code"], f["path"]) for f in doc["findings"]] == [("AC101", "a.py")]
 
 
+def test_a_file_name_that_is_not_utf8_is_shown_escaped(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("r", {"ok.py": "# see OTHER HEADING in nowhere.py\n"})
+    with open(os.path.join(os.fsencode(repo), b"caf\xe9.py"), "wb") as fh:
+        fh.write(b"# see MISSING HEADING in nowhere.py\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "a Latin-1 file name")
+    for args in (("--no-cache",), ()):  # the cache stores the name too
+        r = ws.check("--format", "json", *args)
+        assert r.code == 1, r.err
+        found = sorted((f["code"], f["path"]) for f in json.loads(r.out)["findings"])
+        # The file is read (its reference is checked), and the run goes on.
+        assert found == [("AC105", "caf\\xe9.py"), ("AC105", "ok.py")]
+    text = ws.check()
+    assert text.code == 1 and "r:caf\\xe9.py:1:" in text.out, text.err
+
+
 def test_a_repo_path_that_is_a_symlink_loop_is_a_one_line_error(tmp_path: Path) -> None:
     os.symlink("loop", tmp_path / "loop")
     r = run_cli("check", "--repo", "x=loop", cwd=tmp_path)
