@@ -16,9 +16,9 @@ from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
-from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST
+from anchorcheck.triggers import INTEREST, keep_test
 
-EXTRACTOR_VERSION = 6
+EXTRACTOR_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,10 +44,11 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
         from anchorcheck.markdown import read_markdown
 
+        # Caps headings are not read in Markdown (its anchors are its headings).
         comments, md_anchors = read_markdown(text, keep=INTEREST)
         anchors = md_anchors if options.markdown else []
     else:
-        comments = scan(text, language, keep=HADDOCK_INTEREST if language == "haskell" else INTEREST)
+        comments = scan(text, language, keep=keep_test(options.headings, language == "haskell"))
         anchors = list(find_anchors(comments, options.headings))
         if language == "haskell":
             anchors.extend(haddock_anchors(comments))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -24,9 +25,8 @@ _LICENSE_WORDS = re.compile(
     r"|redistribution|without limitation|merchantability",
     re.IGNORECASE,
 )
-_CAPS_HINT = re.compile(r"[A-Z]{3}")  # a heading has a word of 3+ capitals; most comments do not
-# What any anchor's comment block contains: a cheap test before building the block.
-ANCHOR_HINT = re.compile(r"[A-Z]{3}|Note \[")
+# What a Note's comment block contains: a cheap test before building the block.
+NOTE_HINT = "Note ["
 _NOTE_DEF = re.compile(r"Note \[([^\]\n]+)\]")
 _UNDERLINE = re.compile(r"~{3,}")
 
@@ -54,11 +54,46 @@ def find_anchors(comments: list[Comment], options: HeadingOptions) -> Iterator[A
             yield from _notes(comment)
         # Docstrings hold API section titles ("STANDARD OPTIONS") repeated in every
         # class; they are read in help(), not cited, so only comments give caps headings.
-        if options.caps and comment.own_line and comment.kind != "docstring" and _CAPS_HINT.search(text):
+        if (options.caps and comment.own_line and comment.kind != "docstring"
+                and has_caps_line(text, 0, len(text), options.min_letters)):
             found = list(_caps_headings(comment, options))
             # The licence test reads the whole block, so it runs only when needed.
             if found and not _LICENSE_WORDS.search(text):
                 yield from found
+
+
+def has_caps_line(text: str, start: int, end: int, min_letters: int) -> bool:
+    """Whether a line of text[start:end] (cut at the range's ends) has no lower-case
+    ASCII letter and at least max(2, min_letters) capitals: what every caps heading's
+    line has (caps_heading_text), and what few comment lines have. The cheap test for
+    caps headings before a comment block is built. (It was "three capitals in a row
+    anywhere in the block", which kept most blocks, "GHC" or "API" in a sentence
+    sufficing, and missed a heading like `B8 ZZ YY XX WW FF E0` in a block without
+    three capitals in a row.)"""
+    run = _capitals(max(2, min_letters))
+    pos = start
+    while pos < end:
+        m = run.search(text, pos, end)
+        if m is None:
+            return False
+        line_start = max(text.rfind("\n", start, m.start()) + 1, start)
+        line_end = text.find("\n", m.end(), end)
+        if line_end < 0:
+            line_end = end
+        if _LOWER.search(text, line_start, line_end) is None:
+            return True
+        pos = line_end + 1  # a lower-case letter on this line: none of it counts
+    return False
+
+
+@functools.cache
+def _capitals(n: int) -> re.Pattern[str]:
+    # n capitals with nothing but non-letters between them (possessive: each attempt,
+    # made only at a capital, is linear and gives nothing back).
+    return re.compile(r"[A-Z](?:[^a-zA-Z\n]*+[A-Z]){" + str(n - 1) + "}")
+
+
+_LOWER = re.compile(r"[a-z]")
 
 
 def caps_heading_text(text: str, options: HeadingOptions) -> str | None:

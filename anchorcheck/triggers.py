@@ -2,17 +2,19 @@
 
 Every reference form contains one of the reference triggers (REFERENCE_PATTERN is
 their alternation, kept as the definition the tests compare with); a comment block is
-only built and read when it holds a reference trigger, an anchor hint (three capitals
-in a row, `Note [`) or an `anchorcheck:` directive.
+only built and read when it holds a reference trigger, `Note [`, an `anchorcheck:`
+directive, or a line that may be a caps heading (headings.has_caps_line).
 """
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from anchorcheck import claims
-from anchorcheck.headings import ANCHOR_HINT
+from anchorcheck.headings import NOTE_HINT, HeadingOptions, has_caps_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +60,7 @@ REFERENCE_PATTERN = (
     r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
     r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|\]:|" + claims.TRIGGER
 )
-INTEREST_PATTERN = f"{ANCHOR_HINT.pattern}|{REFERENCE_PATTERN}|anchorcheck:"
+INTEREST_PATTERN = f"{re.escape(NOTE_HINT)}|{REFERENCE_PATTERN}|anchorcheck:"
 HADDOCK_PATTERN = INTEREST_PATTERN + r"|#[A-Za-z][\w-]*#"
 
 REFERENCE = AnyOf(
@@ -72,10 +74,25 @@ REFERENCE = AnyOf(
 )
 INTEREST = AnyOf(
     (*REFERENCE.literals, "anchorcheck:"),  # `Note [` is within "Note"
-    (*REFERENCE.patterns, re.compile(r"[A-Z]{3}")),
+    REFERENCE.patterns,
     REFERENCE.lookbehind,
     re.compile(INTEREST_PATTERN),
 )
 # Haddock anchors (`-- #name#`) are of interest in Haskell too.
 HADDOCK_INTEREST = AnyOf(INTEREST.literals, (*INTEREST.patterns, re.compile(r"#[A-Za-z][\w-]*#")),
                          INTEREST.lookbehind, re.compile(HADDOCK_PATTERN))
+
+
+@functools.cache
+def keep_test(headings: HeadingOptions, haddock: bool = False) -> Callable[[str, int, int], bool]:
+    """Whether a comment block (text[start:end]) is worth building: it holds a trigger,
+    or, when caps headings are looked for, a line that may be one."""
+    interest = HADDOCK_INTEREST if haddock else INTEREST
+    if not headings.caps:
+        return interest
+    letters = headings.min_letters
+
+    def keep(text: str, start: int, end: int) -> bool:
+        return interest(text, start, end) or has_caps_line(text, start, end, letters)
+
+    return keep

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
 from anchorcheck.comment import Comment
 from anchorcheck.facts import facts_of
-from anchorcheck.headings import ANCHOR_HINT
+from anchorcheck.headings import NOTE_HINT, HeadingOptions, find_anchors, has_caps_line
 from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
-from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE
+from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, keep_test
 
 
 def texts(comments: list[Comment]) -> list[str]:
@@ -178,7 +178,7 @@ _TRIGGER_BITS = st.sampled_from([
 @given(text=st.lists(_TRIGGER_BITS, max_size=30).map("".join), cut=st.tuples(st.integers(0, 200), st.integers(0, 200)))
 def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int]) -> None:
     start, end = min(cut), max(cut)
-    interest = re.compile(f"{ANCHOR_HINT.pattern}|{TRIGGER.pattern}|anchorcheck:")
+    interest = re.compile(f"{re.escape(NOTE_HINT)}|{TRIGGER.pattern}|anchorcheck:")
     haddock = re.compile(interest.pattern + r"|#[A-Za-z][\w-]*#")
     for test, alternation in ((REFERENCE, TRIGGER), (INTEREST, interest), (HADDOCK_INTEREST, haddock)):
         expected = alternation.search(text, start, end) is not None
@@ -186,3 +186,45 @@ def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int
         # The parts alone (what ranges of 64 characters and more use):
         assert dataclasses.replace(test, whole=None)(text, start, end) == expected
     assert _see_hint(text) == (_SEE_HINT.search(text) is not None)
+
+
+_CAPS_BITS = st.sampled_from([*"AB Za1-#*=\n\t.'&/", "ROLLBACK", "GHC", "PATH", "x", "É", "é", "\r\n"])
+
+
+def _caps_line_reference(text: str, start: int, end: int, letters: int) -> bool:
+    return any(not re.search("[a-z]", line) and len(re.findall("[A-Z]", line)) >= max(2, letters)
+               for line in text[start:end].split("\n"))
+
+
+@settings(max_examples=400, deadline=None)
+@given(text=st.lists(_CAPS_BITS, max_size=40).map("".join), cut=st.tuples(st.integers(0, 120), st.integers(0, 120)),
+       letters=st.integers(0, 10))
+def test_caps_line_hint_is_its_definition(text: str, cut: tuple[int, int], letters: int) -> None:
+    start, end = min(cut), max(cut)
+    assert has_caps_line(text, start, end, letters) == _caps_line_reference(text, start, end, letters)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(_CAPS_BITS, max_size=12).map("".join), min_size=1, max_size=5),
+       family=st.sampled_from(["python", "c", "haskell", "shell"]))
+def test_a_comment_dropped_by_the_keep_test_holds_no_caps_heading(lines: list[str], family: str) -> None:
+    opener = {"python": "#", "shell": "#", "c": "//", "haskell": "--"}[family]
+    text = "".join(f"{opener} {line.replace(chr(10), ' ')}\n" for line in lines)
+    options = HeadingOptions()
+    every = scan(text, family)
+    kept = scan(text, family, keep=keep_test(options, family == "haskell"))
+    assert list(find_anchors(every, options)) == list(find_anchors(kept, options))
+
+
+def test_a_heading_without_three_capitals_in_a_row_is_found() -> None:
+    # The old hint (three capitals in a row somewhere in the block) missed these.
+    text = "# AB CD EF GH\n# what follows the heading\n"
+    assert [a.name for a in find_anchors(scan(text, "python", keep=keep_test(HeadingOptions())),
+                                         HeadingOptions())] == ["AB CD EF GH"]
+
+
+def test_caps_line_hint_is_linear_on_hostile_lines() -> None:
+    for line in ("A" * 100_000 + "a", "A " * 50_000 + "a", "A" + " " * 100_000 + "a", "Aa" * 50_000):
+        started = time.perf_counter()
+        has_caps_line(line, 0, len(line), 8)
+        assert time.perf_counter() - started < 1.0, line[:20]
