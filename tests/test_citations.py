@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from anchorcheck.citations import _SEE, see_matches
 from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.reference import RefKind
 
@@ -119,3 +122,16 @@ def test_claims_that_are_not_claims() -> None:
 def test_docstrings_make_no_line_claims() -> None:
     src = 'def f():\n    """\n    1   no   yes   at test_module.py:2\n    """\n'
     assert refs(src) == []
+
+
+_SEE_BITS = st.sampled_from([
+    "see", "See", "SEE", "sEe", "per", "Per", "under", "cf", "cf.", "Cf", "described in", "explained in",
+    "super", "the", " ", "\n", "\t", "ROLLBACK", "PATH", "ON", "\"Some Heading\"", "'x y'", "`a b`", "in",
+    "a/b.py", "chart:a.yaml", ",", ".", "ſee", "é", "x", "_", "1",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_SEE_BITS, max_size=30).map("".join))
+def test_see_matches_are_what_finditer_finds(text: str) -> None:
+    assert [m.span() for m in see_matches(text)] == [m.span() for m in _SEE.finditer(text)]

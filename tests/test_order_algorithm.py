@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -61,6 +63,6 @@ def test_order_and_components_match_networkx(graph: tuple[list[str], list[tuple[
 def test_a_long_chain_does_not_exhaust_the_stack() -> None:
     labels = [f"c{i}" for i in range(5000)]
     after = {label: set() for label in labels}
-    for a, b in zip(labels, labels[1:]):
+    for a, b in itertools.pairwise(labels):
         after[a].add(b)
     assert len(strong_components(labels, after)) == 5000

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 
-from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.blobtext import UNREADABLE
+from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.extract_pool import extract_blobs
 from anchorcheck.gitio import GitRepo
 from tests.conftest import WorkspaceBuilder
