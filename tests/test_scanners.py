@@ -228,3 +228,26 @@ def test_caps_line_hint_is_linear_on_hostile_lines() -> None:
         started = time.perf_counter()
         has_caps_line(line, 0, len(line), 8)
         assert time.perf_counter() - started < 1.0, line[:20]
+
+
+_PY_BITS = st.sampled_from([*"ab #\"'\\\n:=()r", '"""', "'''", '""', "''", "def f():\n", "    ", "\r\n", "x = 1\n"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PY_BITS, max_size=60).map("".join))
+def test_python_spans_are_what_the_family_pattern_finds(text: str) -> None:
+    from anchorcheck.scanners import _DOC, _LINE, _first_code_offset, _is_docstring, _python_spans
+
+    def reference() -> list[tuple[int, int, int]]:
+        # The family pattern's plain search loop: every string and comment in turn.
+        out, pos, first_code = [], 0, _first_code_offset(text)
+        while (m := _FAMILIES["python"].pattern.search(text, pos)) is not None:
+            start, end = m.span()
+            pos = end if end > start else start + 1
+            if m.lastgroup == "lc":
+                out.append((start, end, _LINE))
+            elif _is_docstring(text, start, first_code):
+                out.append((start, end, _DOC))
+        return out
+
+    assert list(_python_spans(text)) == reference()
