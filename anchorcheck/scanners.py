@@ -11,7 +11,7 @@ runs to the end of the file instead of being retried at every later position).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -106,6 +106,9 @@ def _first_of(items: list[tuple[Any, Any]], c: Any) -> set[str] | None:
     return None  # an empty pattern matches anywhere
 
 
+# A Haskell line comment: dashes that are not part of an operator (`-->`, `|--`).
+_HS_LC = r"(?<![!#$%&*+./<=>?@\\^|~:])--+(?![!#$%&*+./<=>?@\\^|~:])[^\n]*"
+
 _FAMILIES: dict[str, _Family] = {
     "python": _Family(_compile(
         rf"(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ})",
@@ -156,7 +159,7 @@ _FAMILIES: dict[str, _Family] = {
         # A quote after a name character is a prime (x', foldl'), never a character
         # literal: x'a' is one name.
         rf"(?P<str>{_DQ}|(?<![\w']){_CHAR})",
-        r"(?P<lc>(?<![!#$%&*+./<=>?@\\^|~:])--+(?![!#$%&*+./<=>?@\\^|~:])[^\n]*)",
+        rf"(?P<lc>{_HS_LC})",
     # Not at every -, { and prime (GHC: 1.2M of them, 0.4M start something). Every
     # alternative starts with a literal, so the engine still scans for their first
     # characters at C speed; the quote's lookbehind comes after it for that reason.
@@ -180,7 +183,7 @@ _OPENERS = re.compile(r"^(?:#+|//+|--+|;+)")
 
 
 # Span kinds: what the scanner found, before any Comment is built.
-_LINE, _BLOCK, _DOC = 0, 1, 2
+_LINE, _BLOCK, _DOC, _RUN = 0, 1, 2, 3  # _RUN: consecutive own-line line comments
 Span = tuple[int, int, int]  # (start offset, end offset, kind)
 
 
@@ -193,8 +196,11 @@ def scan(
     still walks the whole file (it must, to know what is inside a string), but most
     comments hold nothing of interest, and building them is most of the cost.
     """
+    blocks: Iterable[list[Span]]
     if family == "python":
-        spans: list[Span] = list(_python_spans(text))
+        blocks = _blocks(text, list(_python_spans(text)))
+    elif family == "haskell":
+        blocks = _haskell_blocks(text)
     else:
         fam = _FAMILIES.get(family)
         if fam is None:
@@ -202,9 +208,10 @@ def scan(
         spans = list(_spans(text, fam, _FIRST[family]))
         if family == "yaml" and spans:
             spans = _drop_block_scalar_spans(text, spans)
+        blocks = _blocks(text, spans)
     loc = _Locator(text)
     out: list[Comment] = []
-    for block in _blocks(text, spans):
+    for block in blocks:
         if keep is not None and not keep(text, block[0][0], block[-1][1]):
             continue
         out.append(_build(text, block, loc))
@@ -278,6 +285,59 @@ _PY_NEXT = re.compile(
     rf"(?:(?P<lc>#[^\n]*)|(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ}))",
     re.DOTALL,
 )
+
+
+# Haskell, from a position to its next `{-` or run of line comments: code, strings,
+# character literals and lone -, { and ' are skipped inside the regex engine, and a
+# run of line comments, each on the line after the last with only blanks between (a
+# block, as _blocks groups them), is one match. GHC has 1.2M dashes and a comment
+# line for every four lines of code: the family pattern stopped at each and went back
+# to Python. Same blocks as the family pattern's search loop and _blocks (a hypothesis
+# test compares them).
+_HS_NEXT = re.compile(
+    rf"""(?:[^-{{"']++|{_DQ}|(?<![\w']){_CHAR}|'|\{{(?!-)|(?!{_HS_LC})-)*+"""
+    rf"(?:(?P<nbc>\{{-)|(?P<lc>{_HS_LC}(?:\n[^\S\n]*{_HS_LC})*))",
+    re.DOTALL,
+)
+_NEXT_LINE_START = re.compile(r"\n[^\S\n]*")
+
+
+def _haskell_blocks(text: str) -> Iterator[list[Span]]:
+    match = _HS_NEXT.match
+    pos = 0
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return
+        if m.lastgroup == "nbc":
+            start = m.start("nbc")
+            pos = _nested_end(text, start)
+            yield [(start, pos, _BLOCK)]
+            continue
+        start, pos = m.span("lc")
+        first_end = text.find("\n", start, pos)
+        if first_end < 0:
+            yield [(start, pos, _LINE)]
+        elif _own_line(text, start):
+            yield [(start, pos, _RUN)]
+        else:  # after code on its line: the first comment is a block of its own
+            yield [(start, first_end, _LINE)]
+            nxt = _NEXT_LINE_START.match(text, first_end)
+            assert nxt is not None
+            yield [(nxt.end(), pos, _RUN)]
+
+
+def _run_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The line comments of a run: each line's span from its opener to its end."""
+    out = []
+    line_start = start
+    while True:
+        nl = text.find("\n", line_start, end)
+        if nl < 0:
+            out.append((line_start, end))
+            return out
+        out.append((line_start, nl))
+        line_start = _NEXT_LINE_START.match(text, nl).end()  # type: ignore[union-attr]
 
 
 def _python_spans(text: str) -> Iterator[Span]:
@@ -370,7 +430,8 @@ def _build(text: str, block: list[Span], loc: _Locator) -> Comment:
         comment = _block_comment(loc, text, start, end)
     else:
         own = _own_line(text, start)
-        lines = tuple(_line_comment(loc, text, s, e) for s, e, _ in block)
+        parts = _run_lines(text, start, end) if kind == _RUN else [(s, e) for s, e, _ in block]
+        lines = tuple(_line_comment(loc, text, s, e) for s, e in parts)
         comment = Comment(lines, own_line=own)
     return replace(comment, code=_code_near(text, start, block[-1][1], comment.own_line))
 

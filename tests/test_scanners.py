@@ -251,3 +251,18 @@ def test_python_spans_are_what_the_family_pattern_finds(text: str) -> None:
         return out
 
     assert list(_python_spans(text)) == reference()
+
+
+_HS_BITS = st.sampled_from([*"ab -{}\"'\\\n\t:=>!", "--", "---", "-->", "{-", "-}", "x'", "'a'", "\r\n", "  -- c\n",
+                            "\u00a0", "\x0c", "\u2028", " ", "Note [", "see FOO BAR in x.hs"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_HS_BITS, max_size=50).map("".join))
+def test_haskell_blocks_are_what_the_family_pattern_finds(text: str) -> None:
+    from anchorcheck.scanners import _blocks, _build, _Locator
+
+    # The family pattern's search loop, one span at a time, grouped by _blocks.
+    spans = list(_spans(text, _FAMILIES["haskell"], None))
+    loc = _Locator(text)
+    assert scan(text, "haskell") == [_build(text, block, loc) for block in _blocks(text, spans)]
