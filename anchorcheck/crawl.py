@@ -98,10 +98,12 @@ def crawl_many(
     done: dict[int, SnapshotIndex] = {}
     plans: dict[int, _Plan] = {}
     listings: list[tuple[int, RepoSpec, GitRepo, str, Background]] = []
+    repos = [GitRepo(spec.path) for spec in specs]
+    resolving = [repo.start_resolve(spec.ref) for repo, spec in zip(repos, specs, strict=True)]
     try:
         for i, spec in enumerate(specs):
-            repo = GitRepo(spec.path)
-            commit = repo.resolve(spec.ref)
+            repo = repos[i]
+            commit = repo.finish_resolve(spec.ref, resolving[i])
             # A whole snapshot is cached by commit: a run over an unchanged repo lists
             # no tree and decodes one row, however many files the repo has.
             stored = cache.get_result(snapshot_key(spec, commit, settings)) if cache is not None else None
@@ -117,6 +119,10 @@ def crawl_many(
     finally:
         for *_, listing in listings:
             listing.cancel()  # a no-op for those read; the others were left by an error
+        for proc in resolving:
+            if proc.returncode is None:  # not read: left by an error
+                proc.kill()
+                proc.communicate()
     _extract(list(plans.values()), settings, progress, cache)
     for i, plan in plans.items():
         snap = done[i] = plan.finish()

@@ -12,17 +12,19 @@ however large the workspace. Results come back in the order the blobs were given
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from typing import TYPE_CHECKING
 
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import encode_value
 from anchorcheck.extract import BlobIndex, ExtractOptions, extract
 from anchorcheck.gitio import BlobReader
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 # (git directory, blob id, its size from the tree listing, the languages it is read as)
 BlobJob = tuple[str, str, int, tuple[str, ...]]
@@ -117,6 +119,10 @@ def extract_blobs(
             for reader in readers.values():
                 reader.close()
         return
+    # Imported here: a run that scans little (a PR) never forks and skips their import.
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     # fork: workers start in milliseconds with every pattern already compiled.
     # Elsewhere (macOS, Windows) fork is unsafe or absent: the platform's default.
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)

@@ -100,6 +100,24 @@ class GitRepo:
                 raise GitError(f"{self.path}: the repository has no commits yet") from None
             raise GitError(f"{self.path}: unknown ref {ref!r}") from None
 
+    def start_resolve(self, ref: str) -> subprocess.Popen[bytes]:
+        """resolve's `git rev-parse`, started: a run resolves every repo's ref at once
+        (eight repos: ~40 ms one after the other, where a warm run takes 0.5 s)."""
+        check_ref(ref)
+        try:
+            return subprocess.Popen(
+                ["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "--quiet", "--end-of-options",
+                 f"{ref}^{{commit}}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+
+    def finish_resolve(self, ref: str, started: subprocess.Popen[bytes]) -> str:
+        """The commit a started resolve found; resolve's own answer and errors when it
+        found none."""
+        out, _ = started.communicate()
+        commit = out.decode(errors="replace").strip()
+        return commit if started.returncode == 0 and commit else self.resolve(ref)
+
     def _has_head(self) -> bool:
         try:
             self._git("rev-parse", "--verify", "--quiet", "HEAD")
