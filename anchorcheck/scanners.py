@@ -199,8 +199,8 @@ def scan(
     blocks: Iterable[list[Span]]
     if family == "python":
         blocks = _blocks(text, list(_python_spans(text)))
-    elif family == "haskell":
-        blocks = _haskell_blocks(text)
+    elif family in _NEXT:
+        blocks = _matched_blocks(text, _NEXT[family])
     else:
         fam = _FAMILIES.get(family)
         if fam is None:
@@ -293,25 +293,44 @@ _PY_NEXT = re.compile(
 # block, as _blocks groups them), is one match. GHC has 1.2M dashes and a comment
 # line for every four lines of code: the family pattern stopped at each and went back
 # to Python. Same blocks as the family pattern's search loop and _blocks (a hypothesis
-# test compares them).
+# test compares them, for each family with such a pattern).
 _HS_NEXT = re.compile(
     rf"""(?:[^-{{"']++|{_DQ}|(?<![\w']){_CHAR}|'|\{{(?!-)|(?!{_HS_LC})-)*+"""
     rf"(?:(?P<nbc>\{{-)|(?P<lc>{_HS_LC}(?:\n[^\S\n]*{_HS_LC})*))",
     re.DOTALL,
 )
+# The same for the C and JavaScript families: `//` runs and `/* */` blocks.
+_C_LC = r"//[^\n]*"
+_C_NEXT = re.compile(
+    rf"""(?:[^"'`/]++|{_DQ}|{_CHAR}|{_BACKTICK}|'|/(?![/*]))*+"""
+    rf"(?:(?P<lc>{_C_LC}(?:\n[^\S\n]*{_C_LC})*)|(?P<bc>{_BLOCK_C}))",
+    re.DOTALL,
+)
+_JS_NEXT = re.compile(
+    rf"""(?:[^"'`/]++|{_DQ}|{_SQ}|{_BACKTICK}|/(?![/*]))*+"""
+    rf"(?:(?P<lc>{_C_LC}(?:\n[^\S\n]*{_C_LC})*)|(?P<bc>{_BLOCK_C}))",
+    re.DOTALL,
+)
+_NEXT: dict[str, re.Pattern[str]] = {"haskell": _HS_NEXT, "c": _C_NEXT, "js": _JS_NEXT}
 _NEXT_LINE_START = re.compile(r"\n[^\S\n]*")
 
 
-def _haskell_blocks(text: str) -> Iterator[list[Span]]:
-    match = _HS_NEXT.match
+def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]:
+    """The comment blocks of a family with a _NEXT pattern, one match each."""
+    match = pattern.match
     pos = 0
     while True:
         m = match(text, pos)
         if m is None:
             return
-        if m.lastgroup == "nbc":
+        kind = m.lastgroup
+        if kind == "nbc":
             start = m.start("nbc")
             pos = _nested_end(text, start)
+            yield [(start, pos, _BLOCK)]
+            continue
+        if kind == "bc":
+            start, pos = m.span("bc")
             yield [(start, pos, _BLOCK)]
             continue
         start, pos = m.span("lc")

@@ -257,12 +257,17 @@ _HS_BITS = st.sampled_from([*"ab -{}\"'\\\n\t:=>!", "--", "---", "-->", "{-", "-
                             "\u00a0", "\x0c", "\u2028", " ", "Note [", "see FOO BAR in x.hs"])
 
 
-@settings(max_examples=500, deadline=None)
-@given(st.lists(_HS_BITS, max_size=50).map("".join))
-def test_haskell_blocks_are_what_the_family_pattern_finds(text: str) -> None:
+_C_BITS = st.sampled_from([*"ab /*\"'`\\\n\t:=", "//", "/*", "*/", "'a'", "'\\n'", "\r\n", "  // c\n",
+                           "\u00a0", "\x0c", " ", "x/y", "see FOO BAR in x.c"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), family=st.sampled_from(["haskell", "c", "js"]))
+def test_matched_blocks_are_what_the_family_pattern_finds(data: st.DataObject, family: str) -> None:
     from anchorcheck.scanners import _blocks, _build, _Locator
 
+    text = data.draw(st.lists(_HS_BITS if family == "haskell" else _C_BITS, max_size=50).map("".join))
     # The family pattern's search loop, one span at a time, grouped by _blocks.
-    spans = list(_spans(text, _FAMILIES["haskell"], None))
+    spans = list(_spans(text, _FAMILIES[family], None))
     loc = _Locator(text)
-    assert scan(text, "haskell") == [_build(text, block, loc) for block in _blocks(text, spans)]
+    assert scan(text, family) == [_build(text, block, loc) for block in _blocks(text, spans)]
