@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -99,8 +100,10 @@ def crawl_many(
     plans: dict[int, _Plan] = {}
     listings: list[tuple[int, RepoSpec, GitRepo, str, Background]] = []
     repos = [GitRepo(spec.path) for spec in specs]
-    resolving = [repo.start_resolve(spec.ref) for repo, spec in zip(repos, specs, strict=True)]
+    resolving: list[subprocess.Popen[bytes]] = []
     try:
+        for repo, spec in zip(repos, specs, strict=True):
+            resolving.append(repo.start_resolve(spec.ref))  # every ref at once
         for i, spec in enumerate(specs):
             repo = repos[i]
             commit = repo.finish_resolve(spec.ref, resolving[i])

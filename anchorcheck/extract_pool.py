@@ -75,12 +75,29 @@ def _read_and_extract(
     reader = readers.get(git_dir)
     if reader is None:
         reader = readers[git_dir] = BlobReader(git_dir)
-    blobs = reader.read([oid for _, oid, _, _ in batch])
-    return [_result(data, job[3], options, encode) for job, data in zip(batch, blobs, strict=True)]
+    blobs = reader.stream([oid for _, oid, _, _ in batch])
+    try:
+        # Each blob is scanned as it arrives, while git inflates the next ones.
+        return [_result(data, job[3], options, encode) for job, data in zip(batch, blobs, strict=True)]
+    except BaseException:
+        readers.pop(git_dir, None)  # part of its answer may be unread: never reused
+        reader.close()
+        raise
 
 
 def _worker_batch(batch: Sequence[BlobJob], options: ExtractOptions, encode: bool) -> list[BlobResult]:
+    if not _READERS:
+        # A worker ends with os._exit, past atexit: multiprocessing's own finalizers
+        # still run, and close its cat-file processes rather than leave them to init.
+        from multiprocessing.util import Finalize
+
+        Finalize(None, _close_readers, exitpriority=0)
     return _read_and_extract(batch, options, encode, _READERS)
+
+
+def _close_readers() -> None:
+    while _READERS:
+        _READERS.popitem()[1].close()
 
 
 def _result(data: bytes | None, langs: Sequence[str], options: ExtractOptions, encode: bool) -> BlobResult:

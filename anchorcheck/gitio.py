@@ -385,11 +385,13 @@ class Background:
 class BlobReader:
     """One long-lived `git cat-file --batch` for reading blobs in batches, where a
     process reads many batches of one repo (an extraction worker keeps one per git
-    directory for its whole life). Ids are written a few dozen at a time and their
-    answers read before the next ones, so neither pipe can fill while the other
+    directory for its whole life). Ids are written a chunk at a time and its answers
+    read before the next chunk is written, so neither pipe can fill while the other
     waits: no feeder thread is needed."""
 
-    _CHUNK = 64
+    # Ids written at once: 256 of 41 bytes fit any pipe's buffer (16 KB on macOS), so
+    # writing never waits for git, which may itself wait for us to read.
+    _CHUNK = 256
 
     def __init__(self, git_dir: str) -> None:
         self.git_dir = git_dir
@@ -401,12 +403,13 @@ class BlobReader:
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
 
-    def read(self, oids: Sequence[str]) -> list[bytes | None]:
-        """Each blob's bytes, in order; None for one git cannot read (missing from a
-        partial clone)."""
+    def stream(self, oids: Sequence[str]) -> Iterator[bytes | None]:
+        """Each blob's bytes, in order, as git hands them over; None for one git cannot
+        read (missing from a partial clone). Read them all: the ids of a chunk are
+        written before its first blob is read, so git inflates the next blobs while
+        the caller scans this one (up to a pipe's worth ahead)."""
         stdin, stdout = self._proc.stdin, self._proc.stdout
         assert stdin is not None and stdout is not None
-        out: list[bytes | None] = []
         for i in range(0, len(oids), self._CHUNK):
             chunk = oids[i:i + self._CHUNK]
             try:
@@ -420,13 +423,12 @@ class BlobReader:
                     raise GitError(f"{self.git_dir}: git cat-file stopped early")
                 parts = header.split()
                 if len(parts) < 3 or parts[1] == b"missing":
-                    out.append(None)
+                    yield None
                     continue
                 size = int(parts[2])
                 data = stdout.read(size)
                 stdout.read(1)
-                out.append(data)
-        return out
+                yield data
 
     def close(self) -> None:
         for pipe in (self._proc.stdin, self._proc.stdout):
