@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from anchorcheck.comment import Comment, CommentLine
@@ -346,19 +346,6 @@ def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]
             yield [(nxt.end(), pos, _RUN)]
 
 
-def _run_lines(text: str, start: int, end: int) -> list[tuple[int, int]]:
-    """The line comments of a run: each line's span from its opener to its end."""
-    out = []
-    line_start = start
-    while True:
-        nl = text.find("\n", line_start, end)
-        if nl < 0:
-            out.append((line_start, end))
-            return out
-        out.append((line_start, nl))
-        line_start = _NEXT_LINE_START.match(text, nl).end()  # type: ignore[union-attr]
-
-
 def _python_spans(text: str) -> Iterator[Span]:
     """Python: `#` comments, plus docstrings (a triple-quoted string in statement position)."""
     first_code = _first_code_offset(text)
@@ -444,15 +431,17 @@ class _Locator:
 def _build(text: str, block: list[Span], loc: _Locator) -> Comment:
     start, end, kind = block[0]
     if kind == _DOC:
-        comment = _docstring(loc, text, start, end)
+        lines, own, kind_name = _docstring(loc, text, start, end), True, "docstring"
     elif kind == _BLOCK:
-        comment = _block_comment(loc, text, start, end)
+        lines, own = _block_comment(loc, text, start, end)
+        kind_name = "block"
     else:
-        own = _own_line(text, start)
-        parts = _run_lines(text, start, end) if kind == _RUN else [(s, e) for s, e, _ in block]
-        lines = tuple(_line_comment(loc, text, s, e) for s, e in parts)
-        comment = Comment(lines, own_line=own)
-    return replace(comment, code=_code_near(text, start, block[-1][1], comment.own_line))
+        own, kind_name = _own_line(text, start), "comment"
+        if kind == _RUN:
+            lines = _run_comment(loc, text, start, end)
+        else:
+            lines = tuple(_line_comment(loc, text, s, e) for s, e, _ in block)
+    return Comment(lines, own_line=own, kind=kind_name, code=_code_near(text, start, block[-1][1], own))
 
 
 def _code_near(text: str, start: int, end: int, own_line: bool) -> str:
@@ -470,6 +459,26 @@ def _code_near(text: str, start: int, end: int, own_line: bool) -> str:
         pos = nl + 1
 
 
+def _run_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
+    """The lines of a run of line comments: one per source line, in a row, so only
+    the first is located; each later one starts after its line's blanks."""
+    first_line, first_col = loc.locate(start)
+    out = []
+    match = _OPENERS.match
+    number, line_start, col = first_line, start, first_col
+    while True:
+        nl = text.find("\n", line_start, end)
+        stop = end if nl < 0 else nl
+        body = text[line_start:stop].rstrip("\r")
+        opener = match(body)
+        skip = opener.end() if opener else 1
+        out.append(CommentLine(number, col + skip, body[skip:]))
+        if nl < 0:
+            return tuple(out)
+        line_start = _NEXT_LINE_START.match(text, nl).end()  # type: ignore[union-attr]
+        number, col = number + 1, line_start - nl - 1
+
+
 def _line_comment(loc: _Locator, text: str, start: int, end: int) -> CommentLine:
     line, col = loc.locate(start)
     body = text[start:end].rstrip("\r")
@@ -478,9 +487,10 @@ def _line_comment(loc: _Locator, text: str, start: int, end: int) -> CommentLine
     return CommentLine(line, col + skip, body[skip:])
 
 
-def _block_comment(loc: _Locator, text: str, start: int, end: int) -> Comment:
-    """A `/* */`-like block: each line keeps its column; openers, closers and the
-    ` * ` gutter are removed so that headings inside stand alone."""
+def _block_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[tuple[CommentLine, ...], bool]:
+    """A `/* */`-like block's lines, and whether it opens its line: each line keeps its
+    column; openers, closers and the ` * ` gutter are removed so that headings inside
+    stand alone."""
     first_line, first_col = loc.locate(start)
     own = text[start - first_col:start].strip() == ""
     body = text[start:end]
@@ -497,7 +507,7 @@ def _block_comment(loc: _Locator, text: str, start: int, end: int) -> Comment:
         gutter = _GUTTER.match(stripped)
         cut = gutter.end() if gutter else 0
         out.append(CommentLine(first_line + i, cut, stripped[cut:]))
-    return Comment(tuple(out), own_line=own, kind="block")
+    return tuple(out), own
 
 
 _BLOCK_OPENER = re.compile(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?")
@@ -505,7 +515,7 @@ _BLOCK_CLOSER = re.compile(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z")
 _GUTTER = re.compile(r"[ \t]*(?:\*(?!/)[ \t]?)?")
 
 
-def _docstring(loc: _Locator, text: str, start: int, end: int) -> Comment:
+def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
     inner_start = start + 3
     closed = text.startswith(('"""', "'''"), end - 3) and end - 3 >= inner_start
     inner_end = end - 3 if closed else end
@@ -514,7 +524,7 @@ def _docstring(loc: _Locator, text: str, start: int, end: int) -> Comment:
     for i, raw in enumerate(text[inner_start:inner_end].split("\n")):
         col = first_col if i == 0 else 0
         out.append(CommentLine(first_line + i, col, raw.rstrip("\r")))
-    return Comment(tuple(out), own_line=True, kind="docstring")
+    return tuple(out)
 
 
 def _nested_end(text: str, start: int) -> int:
