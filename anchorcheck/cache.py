@@ -249,7 +249,7 @@ def decode_blob_index(
         s_paths = paths("s", len(doc["s"]))
         return BlobIndex(
             anchors=tuple(
-                Anchor(str(n), AnchorKind(k), int(ln), int(c), str(s), repo, p)
+                Anchor(str(n), _ANCHOR_KINDS[k], int(ln), int(c), str(s), repo, p)
                 for (n, k, ln, c, s), p in zip(doc["a"], a_paths, strict=True)
             ),
             references=tuple(decode_reference(r, repo, p) for r, p in zip(doc["r"], r_paths, strict=True)),
@@ -265,9 +265,15 @@ def decode_blob_index(
         return None
 
 
+# Kinds by value: a dict lookup, where calling the Enum costs ~2 µs, and a merge-order
+# run decodes every reference of every repo's snapshot.
+_REF_KINDS = {k.value: k for k in RefKind}
+_ANCHOR_KINDS = {k.value: k for k in AnchorKind}
+
+
 def decode_reference(r: list[Any], repo: str = "", at: str = "") -> Reference:
     kind, line, col, text, name, target_repo, target_path, relative, lines, via_url, claim = r
     return Reference(
-        RefKind(kind), int(line), int(col), str(text), name, target_repo, target_path, bool(relative),
+        _REF_KINDS[kind], int(line), int(col), str(text), name, target_repo, target_path, bool(relative),
         (int(lines[0]), int(lines[1])) if lines else None, bool(via_url), claim, repo, at,
     )

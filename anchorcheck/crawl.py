@@ -170,13 +170,21 @@ def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
         if not isinstance(blob, BlobIndex):
             return None
         mention_paths = [str(p) for p in doc["mention_paths"]]
+        paths, lines, oids = doc["paths"], doc["lines"], doc["oids"]
+        # Checked, not converted: tens of thousands of paths per repo, and JSON already
+        # gives str and int (a merge-order run decodes every repo's snapshot).
+        if not (isinstance(paths, list) and isinstance(lines, dict) and isinstance(oids, dict)
+                and all(type(p) is str for p in paths)
+                and all(type(n) is int for n in lines.values())
+                and all(type(o) is str for o in oids.values())):
+            return None
         return SnapshotIndex(
             repo=name, ref=spec.ref, commit=str(doc["commit"]),
-            paths=frozenset(str(p) for p in doc["paths"]),
+            paths=frozenset(paths),
             anchors=blob.anchors,
             references=blob.references,
-            line_counts={str(k): int(v) for k, v in doc["lines"].items()},
-            oids={str(k): str(v) for k, v in doc["oids"].items()},
+            line_counts=lines,
+            oids=oids,
             skipped=tuple(SkippedFile(str(p), str(r)) for p, r in doc["skipped"]),
             mentions=tuple(Mention(m[0], name, p, m[1], m[2])
                            for m, p in zip(blob.mentions, mention_paths, strict=True)),
