@@ -15,6 +15,7 @@ import threading
 from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from anchorcheck.errors import GitError
 
@@ -332,18 +333,10 @@ class GitRepo:
         writer.start()
         try:
             for _ in wanted:
-                header = stdout.readline()
-                if not header:
-                    raise GitError(f"{self.path}: git cat-file stopped early")
-                parts = header.split()
-                if len(parts) < 3 or parts[1] == b"missing":
-                    yield parts[0].decode(), None
-                    continue
-                size = int(parts[2])
-                data = stdout.read(size)
-                stdout.read(1)
-                self.blobs_read += 1
-                yield parts[0].decode(), data
+                oid, data = _read_object(stdout, self.path)
+                if data is not None:
+                    self.blobs_read += 1
+                yield oid, data
         finally:
             writer.join(timeout=5)
             stdout.close()
@@ -418,17 +411,7 @@ class BlobReader:
             except (BrokenPipeError, OSError):
                 raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
             for _ in chunk:
-                header = stdout.readline()
-                if not header:
-                    raise GitError(f"{self.git_dir}: git cat-file stopped early")
-                parts = header.split()
-                if len(parts) < 3 or parts[1] == b"missing":
-                    yield None
-                    continue
-                size = int(parts[2])
-                data = stdout.read(size)
-                stdout.read(1)
-                yield data
+                yield _read_object(stdout, self.git_dir)[1]
 
     def close(self) -> None:
         for pipe in (self._proc.stdin, self._proc.stdout):
@@ -440,6 +423,20 @@ class BlobReader:
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
+
+
+def _read_object(stdout: IO[bytes], where: object) -> tuple[str, bytes | None]:
+    """One answer of `git cat-file --batch`: the id asked for and the object's bytes,
+    or None when git cannot read it (missing from a partial clone)."""
+    header = stdout.readline()
+    if not header:
+        raise GitError(f"{where}: git cat-file stopped early")
+    parts = header.split()
+    if len(parts) < 3 or parts[1] == b"missing":
+        return parts[0].decode(), None
+    data = stdout.read(int(parts[2]))
+    stdout.read(1)
+    return parts[0].decode(), data
 
 
 def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:
