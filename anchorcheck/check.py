@@ -121,8 +121,8 @@ def run_check(
                                        known_defined={r.spec.name: r.defined for r in indexed},
                                        started=logs)
     finally:
-        for started in logs.values():
-            started.cancel()
+        for log in logs.values():
+            log.cancel()
     built: list[nx.MultiDiGraph] = []
 
     def graph() -> nx.MultiDiGraph:

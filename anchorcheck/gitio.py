@@ -11,8 +11,7 @@ import contextlib
 import re
 import subprocess
 import tempfile
-import threading
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -92,14 +91,7 @@ class GitRepo:
 
     def resolve(self, ref: str) -> str:
         """The commit id `ref` names (branch, tag, sha, refs/pull/N/head...)."""
-        check_ref(ref)
-        try:
-            return self._git("rev-parse", "--verify", "--quiet", "--end-of-options",
-                             f"{ref}^{{commit}}").strip()
-        except GitError:
-            if not self._git("for-each-ref", "--count=1").strip() and not self._has_head():
-                raise GitError(f"{self.path}: the repository has no commits yet") from None
-            raise GitError(f"{self.path}: unknown ref {ref!r}") from None
+        return self.finish_resolve(ref, self.start_resolve(ref))
 
     def start_resolve(self, ref: str) -> subprocess.Popen[bytes]:
         """resolve's `git rev-parse`, started: a run resolves every repo's ref at once
@@ -113,11 +105,14 @@ class GitRepo:
             raise GitError(f"cannot run git: {exc}") from exc
 
     def finish_resolve(self, ref: str, started: subprocess.Popen[bytes]) -> str:
-        """The commit a started resolve found; resolve's own answer and errors when it
-        found none."""
+        """The commit a started resolve found, or why there is none."""
         out, _ = started.communicate()
         commit = out.decode(errors="replace").strip()
-        return commit if started.returncode == 0 and commit else self.resolve(ref)
+        if started.returncode == 0 and commit:
+            return commit
+        if not self._git("for-each-ref", "--count=1").strip() and not self._has_head():
+            raise GitError(f"{self.path}: the repository has no commits yet")
+        raise GitError(f"{self.path}: unknown ref {ref!r}")
 
     def _has_head(self) -> bool:
         try:
@@ -207,54 +202,34 @@ class GitRepo:
 
     def grep_parts(
         self, perl: str, posix: tuple[str, ...], commit: str, paths: Sequence[str] = ()
-    ) -> Iterator[str]:
+    ) -> str:
         """The matching parts (`git grep -o -h`) of every line at `commit` (in files
-        matching the pathspecs `paths`, or all), streamed: the PCRE `perl`, or where git
-        lacks PCRE the extended regexes `posix`."""
-        if not (yield from self._grep_parts("-P", perl, commit, paths)):
-            for pattern in posix:
-                yield from self._grep_parts("-E", pattern, commit, paths)
-
-    def start_grep_parts(self, perl: str, commit: str, paths: Sequence[str] = ()) -> Background:
-        """grep_parts' PCRE search, started in the background; its output() is None
-        where git lacks PCRE (then call grep_parts)."""
-        return Background(["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", "-P", "-e",
-                           perl, commit, "--", *paths], ok=(0, 1))
-
-    def _grep_parts(
-        self, syntax: str, pattern: str, commit: str, paths: Sequence[str]
-    ) -> Generator[str, None, bool]:
-        """Yield matched parts; return False when git could not run the pattern."""
-        try:
-            proc = subprocess.Popen(
-                ["git", f"--git-dir={self.git_dir}", "grep", "-h", "-o", "-I", syntax, "-e",
-                 pattern, commit, "--", *paths],
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-        assert proc.stdout is not None
-        try:
-            for raw in proc.stdout:
-                yield raw.decode(errors="replace").rstrip("\n")
-        finally:
-            proc.stdout.close()
-            code = proc.wait()
-        return code in (0, 1)
+        matching the pathspecs `paths`, or all), one per line: of the PCRE `perl`, or
+        where git lacks PCRE of the extended regexes `posix`."""
+        found = self._grep(("-h", "-o"), "-P", perl, commit, paths)
+        if found is not None:
+            return found
+        return "".join(self._grep(("-h", "-o"), "-E", p, commit, paths) or "" for p in posix)
 
     def _grep_lines(self, syntax: str, pattern: str, commit: str, paths: Sequence[str]) -> str | None:
         """`git grep -n` output for one pattern (`syntax` -P or -E); None when git
         cannot run it."""
+        return self._grep(("-n",), syntax, pattern, commit, paths)
+
+    def _grep(
+        self, flags: tuple[str, ...], syntax: str, pattern: str, commit: str, paths: Sequence[str]
+    ) -> str | None:
+        """`git grep` output for one pattern; None when git cannot run it (no PCRE)."""
         try:
             done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", "grep", "-n", "-I", syntax, "-e", pattern,
+                ["git", f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e", pattern,
                  commit, "--", *paths],
                 capture_output=True, check=False,
             )
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
         if done.returncode not in (0, 1):
-            return None  # a pattern this git cannot run (no PCRE)
+            return None
         return done.stdout.decode(errors=PATH_ERRORS)
 
     def grep_files(self, fixed: str, commit: str, ignore_case: bool = False) -> set[str]:
@@ -306,52 +281,27 @@ class GitRepo:
         return [p for p in out.split("\0") if p]
 
     def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
-        """Stream blobs through one `git cat-file --batch`: a writer thread feeds ids
-        while this thread reads, so git never waits on us between objects. A blob git
-        cannot read (missing from a partial clone, or corrupt) comes back as None."""
+        """Each blob, streamed through one `git cat-file --batch`; one git cannot read
+        (missing from a partial clone) comes back as None."""
         wanted = list(oids)
         if not wanted:
             return
-        proc = subprocess.Popen(
-            ["git", f"--git-dir={self.git_dir}", "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-        )
-        assert proc.stdin is not None and proc.stdout is not None
-        stdin, stdout = proc.stdin, proc.stdout
-
-        def feed() -> None:
-            try:
-                for oid in wanted:
-                    stdin.write(oid.encode() + b"\n")
-                stdin.close()
-            except (BrokenPipeError, OSError):
-                pass
-
-        writer = threading.Thread(target=feed, daemon=True)
-        writer.start()
+        reader = BlobReader(self.git_dir)
         try:
-            for _ in wanted:
-                oid, data = _read_object(stdout, self.path)
+            for oid, data in zip(wanted, reader.stream(wanted), strict=True):
                 if data is not None:
                     self.blobs_read += 1
                 yield oid, data
         finally:
-            writer.join(timeout=5)
-            stdout.close()
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+            reader.close()
 
 
 class Background:
     """A git command running while this process does other work. Its output goes to
     an unnamed temporary file, not a pipe: no thread has to drain it, and git never
-    waits for us to read. `ok` are the exit codes that mean success."""
+    waits for us to read."""
 
-    def __init__(self, args: list[str], ok: tuple[int, ...] = (0,)) -> None:
-        self._ok = ok
+    def __init__(self, args: list[str]) -> None:
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
         try:
             self._proc = subprocess.Popen(args, stdout=self._out, stderr=subprocess.DEVNULL)
@@ -364,7 +314,7 @@ class Background:
         code = self._proc.wait()
         try:
             self._out.seek(0)
-            return self._out.read() if code in self._ok else None
+            return self._out.read() if code == 0 else None
         finally:
             self._out.close()
 
@@ -411,7 +361,7 @@ class BlobReader:
             except (BrokenPipeError, OSError):
                 raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
             for _ in chunk:
-                yield _read_object(stdout, self.git_dir)[1]
+                yield _read_object(stdout, self.git_dir)
 
     def close(self) -> None:
         for pipe in (self._proc.stdin, self._proc.stdout):
@@ -425,18 +375,18 @@ class BlobReader:
             self._proc.wait()
 
 
-def _read_object(stdout: IO[bytes], where: object) -> tuple[str, bytes | None]:
-    """One answer of `git cat-file --batch`: the id asked for and the object's bytes,
-    or None when git cannot read it (missing from a partial clone)."""
+def _read_object(stdout: IO[bytes], where: str) -> bytes | None:
+    """One answer of `git cat-file --batch`: the object's bytes, or None when git
+    cannot read it (missing from a partial clone)."""
     header = stdout.readline()
     if not header:
         raise GitError(f"{where}: git cat-file stopped early")
     parts = header.split()
     if len(parts) < 3 or parts[1] == b"missing":
-        return parts[0].decode(), None
+        return None
     data = stdout.read(int(parts[2]))
     stdout.read(1)
-    return parts[0].decode(), data
+    return data
 
 
 def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:

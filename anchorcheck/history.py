@@ -51,13 +51,13 @@ def removed_mentions(
     workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None,
     known: dict[str, RemovalTable] | None = None,
     known_defined: dict[str, frozenset[str]] | None = None,
-    started: Mapping[str, Started] | None = None,
+    started: Mapping[str, Background] | None = None,
 ) -> list[RemovedMention]:
     """History first: one `git log -G` per repo (cached by commit) says which names
     lost a definition lately; only mentions of those names are candidates. Only when
     there are some are today's definitions listed (one `git grep` per repo, cached by
     commit). Removal tables and definitions may come with index files instead, and a
-    repo's git searches may have been started already (`started`, by repo)."""
+    repo's `git log` may have been started already (start_history; `started`, by repo)."""
     if depth <= 0:
         return []
     known = known or {}  # removal tables that came with an index file, by repo
@@ -73,8 +73,8 @@ def removed_mentions(
     for name, git in gits.items():
         found = known.get(name)
         if found is None:
-            commit = index.snapshots[name].commit
-            found = repo_removals(git, name, commit, depth, cache, _started(started, name, commit).log)
+            found = repo_removals(git, name, index.snapshots[name].commit, depth, cache,
+                                  (started or {}).get(name))
         for key_name in mentions.keys() & found.keys():
             if key_name not in removals:
                 repo, sha, subject, path = found[key_name]
@@ -93,12 +93,6 @@ def removed_mentions(
         for name in candidates if name not in defined
         for m in mentions[name]
     ]
-
-
-def _started(started: Mapping[str, Started] | None, repo: str, commit: str) -> Started:
-    """What was started for this repo at this commit, if anything."""
-    found = (started or {}).get(repo)
-    return found if found is not None and found.commit == commit else Started(commit, None)
 
 
 def repo_removals(
@@ -121,38 +115,29 @@ def _removals_key(commit: str, depth: int) -> str:
     return f"removals:v2:{commit}:{depth}"  # v2: code files only
 
 
-@dataclass(frozen=True, slots=True)
-class Started:
-    """A repo's history search, running in the background for one commit."""
-
-    commit: str
-    log: Background | None  # None: the removal table is cached, or there is no history
-
-    def cancel(self) -> None:
-        if self.log is not None:
-            self.log.cancel()
-
-
 def start_history(
     workspace: Workspace, commits: Mapping[str, str], depth: int, cache: BlobCache | None,
-) -> dict[str, Started]:
+) -> dict[str, Background]:
     """Start, in the background, the `git log` of every repo (of `commits`: name ->
-    commit) whose removal table is not cached yet. It needs only the commit, and it is
+    commit, the commits of the index removed_mentions will be given) whose removal
+    table is not cached yet and which has history to search. It needs only the commit, and it is
     one single-threaded process per repo: started before resolving and verifying, it
     runs on a core that is otherwise idle (bench workspace: the history step 2.5-3.2 ->
     1.8-2.2 s). The definitions' `git grep` is not started early: it is only needed
     when some mention names a removed definition, and, being multi-threaded, it only
     slowed resolving and verifying down (measured: no gain)."""
-    started: dict[str, Started] = {}
+    started: dict[str, Background] = {}
     if depth <= 0:
         return started
     for spec in workspace.repos:
         commit = commits.get(spec.name)
-        if commit is None:
+        cached = cache is not None and commit is not None and \
+            cache.get_result(_removals_key(commit, depth)) is not None
+        if commit is None or cached:
             continue
-        if cache is None or cache.get_result(_removals_key(commit, depth)) is None:
-            log = GitRepo(spec.path).start_definition_log(commit, _DEFINITION_EVENTS, depth)
-            started[spec.name] = Started(commit, log)
+        log = GitRepo(spec.path).start_definition_log(commit, _DEFINITION_EVENTS, depth)
+        if log is not None:
+            started[spec.name] = log
     return started
 
 
@@ -170,14 +155,9 @@ def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> 
     stored = cache.get_result(key) if cache is not None else None
     if isinstance(stored, list) and all(isinstance(n, str) for n in stored):
         return frozenset(stored)
-    out = git.start_grep_parts(_DEFINITION_PERL, commit, READ_PATHSPECS).output()
-    names: set[str] = set()
-    if out is not None:  # a name never spans lines: the whole output in one call
-        names.update(_IDENT.findall(out.decode(errors="replace")))
-    else:  # git without PCRE
-        for part in git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit, READ_PATHSPECS):
-            names.update(_IDENT.findall(part))
-    found = frozenset(names)
+    # A name never spans lines: the whole output in one call.
+    found = frozenset(_IDENT.findall(git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit,
+                                                    READ_PATHSPECS)))
     if cache is not None:
         cache.put_result(key, sorted(found))
     return found
