@@ -99,10 +99,11 @@ def see_matches(text: str) -> Iterator[re.Match[str]]:
     pattern here). In ASCII text the lead words are found in the lower-cased text by
     `str.find` (same offsets) and _SEE is matched only there, left to right,
     skipping starts inside the previous match as finditer does. Outside ASCII, where
-    case-blind matching reaches further (`ſ` is an `s`), finditer as before.
-    (A hypothesis test compares the two.)"""
+    case-blind matching reaches further (`ſ` is an `s`), finditer as before, where
+    the lead words' hint finds one. (A hypothesis test compares the two.)"""
     if not text.isascii():
-        yield from _SEE.finditer(text)
+        if _see_hint(text):
+            yield from _SEE.finditer(text)
         return
     low = text.lower()
     starts: list[int] = []
@@ -174,8 +175,7 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
                 yield ref
     # (matches, whether they are LOC#... fragments), in this order of precedence
     found: list[tuple[Iterator[re.Match[str]], bool]] = []
-    if _see_hint(text):
-        found.append((see_matches(text), False))
+    found.append((see_matches(text), False))  # it looks for its lead words itself
     if _PAREN_HINT.search(text):
         found.append((_PAREN.finditer(text), False))
     if "§" in text:

@@ -37,9 +37,6 @@ class _Family:
     # pattern, so that a rejected opener is never matched to the end of its line and
     # retried one character later (quadratic on a long line of `a#a#a#...`).
     line_start_only: bool = False
-    # Where a match can start, written by hand when the first characters alone stop at
-    # too many places (see _FIRST); None: computed from the pattern.
-    first: str | None = None
 
 
 # `#` opens a comment at the start of the text or after one of these (shell, YAML, HCL).
@@ -160,10 +157,7 @@ _FAMILIES: dict[str, _Family] = {
         # literal: x'a' is one name.
         rf"(?P<str>{_DQ}|(?<![\w']){_CHAR})",
         rf"(?P<lc>{_HS_LC})",
-    # Not at every -, { and prime (GHC: 1.2M of them, 0.4M start something). Every
-    # alternative starts with a literal, so the engine still scans for their first
-    # characters at C speed; the quote's lookbehind comes after it for that reason.
-    ), first=r"\{-|--|\"|'(?<![\w']')"),
+    )),
     "sql": _Family(_compile(
         r"(?P<str>'[^']*'?|\"[^\"\n]*\"?)",
         r"(?P<lc>--[^\n]*)",
@@ -173,9 +167,7 @@ _FAMILIES: dict[str, _Family] = {
 }
 
 # The characters a match of each family's pattern can start at (see _first_chars).
-_FIRST: dict[str, re.Pattern[str] | None] = {
-    name: re.compile(f.first) if f.first else _first_chars(f.pattern) for name, f in _FAMILIES.items()
-}
+_FIRST: dict[str, re.Pattern[str] | None] = {name: _first_chars(f.pattern) for name, f in _FAMILIES.items()}
 
 _YAML_BLOCK_SCALAR = re.compile(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
 _YAML_ENTRY_LEAD = re.compile(r" *(?:- +)*")  # indentation and sequence dashes before a key
@@ -299,19 +291,23 @@ _HS_NEXT = re.compile(
     rf"(?:(?P<nbc>\{{-)|(?P<lc>{_HS_LC}(?:\n[^\S\n]*{_HS_LC})*))",
     re.DOTALL,
 )
-# The same for the C and JavaScript families: `//` runs and `/* */` blocks.
-_C_LC = r"//[^\n]*"
-_C_NEXT = re.compile(
-    rf"""(?:[^"'`/]++|{_DQ}|{_CHAR}|{_BACKTICK}|'|/(?![/*]))*+"""
-    rf"(?:(?P<lc>{_C_LC}(?:\n[^\S\n]*{_C_LC})*)|(?P<bc>{_BLOCK_C}))",
-    re.DOTALL,
-)
-_JS_NEXT = re.compile(
-    rf"""(?:[^"'`/]++|{_DQ}|{_SQ}|{_BACKTICK}|/(?![/*]))*+"""
-    rf"(?:(?P<lc>{_C_LC}(?:\n[^\S\n]*{_C_LC})*)|(?P<bc>{_BLOCK_C}))",
-    re.DOTALL,
-)
-_NEXT: dict[str, re.Pattern[str]] = {"haskell": _HS_NEXT, "c": _C_NEXT, "js": _JS_NEXT}
+
+
+def _slashes_next(strings: str) -> re.Pattern[str]:
+    """The same for a family with `//` and `/* */` comments and these `strings` (the
+    family pattern's, plus whatever consumes a quote that opens none)."""
+    return re.compile(
+        rf"""(?:[^"'`/]++|{strings}|/(?![/*]))*+"""
+        r"(?:(?P<lc>//[^\n]*(?:\n[^\S\n]*//[^\n]*)*)" rf"|(?P<bc>{_BLOCK_C}))",
+        re.DOTALL,
+    )
+
+
+_NEXT: dict[str, re.Pattern[str]] = {
+    "haskell": _HS_NEXT,
+    "c": _slashes_next(f"{_DQ}|{_CHAR}|{_BACKTICK}|'"),  # a quote that opens no character literal
+    "js": _slashes_next(f"{_DQ}|{_SQ}|{_BACKTICK}"),
+}
 _NEXT_LINE_START = re.compile(r"\n[^\S\n]*")
 
 
