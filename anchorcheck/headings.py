@@ -25,8 +25,6 @@ _LICENSE_WORDS = re.compile(
     r"|redistribution|without limitation|merchantability",
     re.IGNORECASE,
 )
-# What a Note's comment block contains: a cheap test before building the block.
-NOTE_HINT = "Note ["
 _NOTE_DEF = re.compile(r"Note \[([^\]\n]+)\]")
 _UNDERLINE = re.compile(r"~{3,}")
 

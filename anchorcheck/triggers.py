@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from anchorcheck import claims
-from anchorcheck.headings import NOTE_HINT, HeadingOptions, has_caps_line
+from anchorcheck.headings import HeadingOptions, has_caps_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +60,7 @@ REFERENCE_PATTERN = (
     r"Note|[Ss]ee|[Pp]er\b|[Uu]nder|[Cc]f\b|[Dd]escribed|[Ee]xplained|§|\]\(|github\.com/"
     r"|\([ \t\n]*in[ \t\n]|[A-Za-z0-9]#|\]:|" + claims.TRIGGER
 )
-INTEREST_PATTERN = f"{re.escape(NOTE_HINT)}|{REFERENCE_PATTERN}|anchorcheck:"
+INTEREST_PATTERN = f"{REFERENCE_PATTERN}|anchorcheck:"  # a Note's `Note [` is within "Note"
 HADDOCK_PATTERN = INTEREST_PATTERN + r"|#[A-Za-z][\w-]*#"
 
 REFERENCE = AnyOf(

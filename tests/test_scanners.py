@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
 from anchorcheck.comment import Comment
 from anchorcheck.facts import facts_of
-from anchorcheck.headings import NOTE_HINT, HeadingOptions, find_anchors, has_caps_line
+from anchorcheck.headings import HeadingOptions, find_anchors, has_caps_line
 from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
 from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, keep_test
 
@@ -178,7 +178,7 @@ _TRIGGER_BITS = st.sampled_from([
 @given(text=st.lists(_TRIGGER_BITS, max_size=30).map("".join), cut=st.tuples(st.integers(0, 200), st.integers(0, 200)))
 def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int]) -> None:
     start, end = min(cut), max(cut)
-    interest = re.compile(f"{re.escape(NOTE_HINT)}|{TRIGGER.pattern}|anchorcheck:")
+    interest = re.compile(f"{TRIGGER.pattern}|anchorcheck:")
     haddock = re.compile(interest.pattern + r"|#[A-Za-z][\w-]*#")
     for test, alternation in ((REFERENCE, TRIGGER), (INTEREST, interest), (HADDOCK_INTEREST, haddock)):
         expected = alternation.search(text, start, end) is not None
