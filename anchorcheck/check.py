@@ -11,8 +11,9 @@ from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
 from anchorcheck.finding import Finding
+from anchorcheck.gitio import Background
 from anchorcheck.graph import build_graph
-from anchorcheck.history import RemovedMention, removed_mentions, start_history
+from anchorcheck.history import RemovedMentions, start_history
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
@@ -68,13 +69,16 @@ def index_workspace(
     progress: Callable[[str, Progress], None] | None = None,
     cache: BlobCache | None = None,
     indexed: Mapping[str, SnapshotIndex] | None = None,
+    resolved: Callable[[dict[str, str]], None] | None = None,
 ) -> WorkspaceIndex:
     """Every repo's snapshot: from an index file when one came (`check --index`),
-    else crawled."""
+    else crawled. `resolved` is told the commits of those crawled before the crawl
+    reads anything (crawl_many)."""
     indexed = indexed or {}
     to_crawl = [spec for spec in workspace.repos if spec.name not in indexed]
     crawled = dict(zip((s.name for s in to_crawl),
-                       crawl_many(to_crawl, workspace.settings, memo, progress, cache), strict=True))
+                       crawl_many(to_crawl, workspace.settings, memo, progress, cache, resolved),
+                       strict=True))
     snapshots = [indexed[s.name] if s.name in indexed else crawled[s.name] for s in workspace.repos]
     return WorkspaceIndex(snapshots, workspace.repos)
 
@@ -96,33 +100,44 @@ def run_check(
     cache: BlobCache | None = None,
     indexed: Sequence[IndexedRepo] = (),
 ) -> CheckResult:
-    index = index_workspace(workspace, memo, progress, cache, {r.spec.name: r.snapshot for r in indexed})
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
-    key = result_key(workspace, selection, index) if cache is not None and not indexed else None
-    if cache is not None and key is not None:
-        stored = decode_result(cache.get_result(key))
-        if stored is not None:
-            return CheckResult(workspace, index, stored[0], stored[1])
     history = any(r.code == "AC203" for r in rules)
-    # AC203's git history search needs only the commits: started now, it runs on the
-    # other core while this one resolves and verifies.
-    from_files = {r.spec.name for r in indexed}  # their removal tables came with them
-    commits = {n: s.commit for n, s in index.snapshots.items() if n not in from_files}
-    logs = start_history(workspace, commits, workspace.settings.history_depth, cache) if history else {}
+    from_files = {r.spec.name: r for r in indexed}  # their removal tables came with them;
+    # only crawled repos' commits reach `resolved`
+    logs: dict[str, Background] = {}
+
+    def resolved(commits: dict[str, str]) -> None:
+        # AC203's git history search needs only the commits: started before the crawl
+        # reads anything, it runs beside it (on the core the crawl leaves idle while it
+        # lists trees, and beside the scanning), and is done when the candidates are
+        # known, so their searches can run while this process resolves and verifies.
+        if history:
+            logs.update(start_history(workspace, commits, workspace.settings.history_depth, cache))
+
+    searching: RemovedMentions | None = None
     try:
+        index = index_workspace(workspace, memo, progress, cache,
+                                {r.spec.name: r.snapshot for r in indexed}, resolved)
+        key = result_key(workspace, selection, index) if cache is not None and not indexed else None
+        if cache is not None and key is not None:
+            stored = decode_result(cache.get_result(key))
+            if stored is not None:
+                return CheckResult(workspace, index, stored[0], stored[1])
+        if history:
+            searching = RemovedMentions(
+                workspace, index, workspace.settings.history_depth, cache,
+                known={n: r.removals for n, r in from_files.items()},
+                known_defined={n: r.defined for n, r in from_files.items()}, started=logs)
         resolver = Resolver(index, workspace.settings.headings)
         resolutions = tuple(resolver.resolve(ref) for ref in index.references)
         claims, breaches = verify(workspace, index, resolutions, cache)
-        removed: list[RemovedMention] = []
-        if history:
-            removed = removed_mentions(workspace, index, workspace.settings.history_depth, cache,
-                                       known={r.spec.name: r.removals for r in indexed},
-                                       known_defined={r.spec.name: r.defined for r in indexed},
-                                       started=logs)
+        removed = searching.result() if searching is not None else []
     finally:
         for log in logs.values():
             log.cancel()
+        if searching is not None:
+            searching.cancel()
     built: list[nx.MultiDiGraph] = []
 
     def graph() -> nx.MultiDiGraph:

@@ -92,10 +92,13 @@ def crawl_many(
     memo: BlobMemo | None = None,
     progress: Callable[[str, Progress], None] | None = None,
     cache: BlobCache | None = None,
+    resolved: Callable[[dict[str, str]], None] | None = None,
 ) -> list[SnapshotIndex]:
     """Each repo's snapshot, in order. The blobs of every repo go through one
     extraction pool: repo by repo, each small repo ran in one process and each large
-    one ended with a worker idle while the other finished."""
+    one ended with a worker idle while the other finished. `resolved` is told every
+    repo's commit (by name) before anything is read: work that needs only the
+    commits starts then, beside the crawl."""
     done: dict[int, SnapshotIndex] = {}
     plans: dict[int, _Plan] = {}
     listings: list[tuple[int, RepoSpec, GitRepo, str, Background]] = []
@@ -104,9 +107,12 @@ def crawl_many(
     try:
         for repo, spec in zip(repos, specs, strict=True):
             resolving.append(repo.start_resolve(spec.ref))  # every ref at once
+        commits = [repo.finish_resolve(spec.ref, proc)
+                   for repo, spec, proc in zip(repos, specs, resolving, strict=True)]
+        if resolved is not None:
+            resolved({spec.name: commit for spec, commit in zip(specs, commits, strict=True)})
         for i, spec in enumerate(specs):
-            repo = repos[i]
-            commit = repo.finish_resolve(spec.ref, resolving[i])
+            repo, commit = repos[i], commits[i]
             # A whole snapshot is cached by commit: a run over an unchanged repo lists
             # no tree and decodes one row, however many files the repo has.
             stored = cache.get_result(snapshot_key(spec, commit, settings)) if cache is not None else None

@@ -11,7 +11,7 @@ import contextlib
 import re
 import subprocess
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -183,54 +183,47 @@ class GitRepo:
         return tuple(sorted(set(fields[1:])))
 
     def grep_words(
-        self, words: list[str], commit: str, paths: Sequence[str] = ()
+        self, words: Sequence[str], commit: str, paths: Sequence[str] = ()
     ) -> list[tuple[str, int, str]]:
         """(path, line, text) of every line at `commit` (in files matching the pathspecs
         `paths`, or all) holding one of `words` as a whole word. Callers match the exact
         shape they want on these lines in Python: a plain alternation of names is what
         git searches fastest (PCRE; POSIX where git lacks it), and `-F -w` with many
         words is pathologically slow in git."""
-        out: list[tuple[str, int, str]] = []
-        for i in range(0, len(words), 300):
-            names = "|".join(re.escape(w) for w in words[i:i + 300])
-            text = self._grep_lines("-P", rf"\b(?:{names})\b", commit, paths)
-            if text is None:  # git built without PCRE
-                text = self._grep_lines(
-                    "-E", rf"(^|[^A-Za-z0-9_])({names})([^A-Za-z0-9_]|$)", commit, paths) or ""
-            out.extend(_grep_records(text, commit))
-        return out
+        search = self.start_grep_words(words, commit, paths)
+        try:
+            return search.result()
+        finally:
+            search.cancel()
+
+    def start_grep_words(self, words: Sequence[str], commit: str, paths: Sequence[str] = ()) -> WordSearch:
+        """grep_words, started in the background: the searches of several repos run at
+        once (each git grep keeps a core only partly busy inflating blobs)."""
+        return WordSearch(self, words, commit, paths)
 
     def grep_parts(
         self, perl: str, posix: tuple[str, ...], commit: str, paths: Sequence[str] = ()
     ) -> str:
-        """The matching parts (`git grep -o -h`) of every line at `commit` (in files
-        matching the pathspecs `paths`, or all), one per line: of the PCRE `perl`, or
-        where git lacks PCRE of the extended regexes `posix`."""
-        found = self._grep(("-h", "-o"), "-P", perl, commit, paths)
+        """Every line at `commit` (in files matching the pathspecs `paths`, or all),
+        without its file name (`git grep -h`), that matches the PCRE `perl`, or where
+        git lacks PCRE one of the extended regexes `posix`."""
+        found = self._grep(("-h",), "-P", perl, commit, paths)
         if found is not None:
             return found
-        return "".join(self._grep(("-h", "-o"), "-E", p, commit, paths) or "" for p in posix)
+        return "".join(self._grep(("-h",), "-E", p, commit, paths) or "" for p in posix)
 
-    def _grep_lines(self, syntax: str, pattern: str, commit: str, paths: Sequence[str]) -> str | None:
-        """`git grep -n` output for one pattern (`syntax` -P or -E); None when git
-        cannot run it."""
-        return self._grep(("-n",), syntax, pattern, commit, paths)
+    def _start_grep(
+        self, flags: tuple[str, ...], syntax: str, pattern: str, commit: str, paths: Sequence[str]
+    ) -> Background:
+        return Background(["git", f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e",
+                           pattern, commit, "--", *paths], ok=(0, 1))  # 1: nothing found
 
     def _grep(
         self, flags: tuple[str, ...], syntax: str, pattern: str, commit: str, paths: Sequence[str]
     ) -> str | None:
         """`git grep` output for one pattern; None when git cannot run it (no PCRE)."""
-        try:
-            done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e", pattern,
-                 commit, "--", *paths],
-                capture_output=True, check=False,
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-        if done.returncode not in (0, 1):
-            return None
-        return done.stdout.decode(errors=PATH_ERRORS)
+        out = self._start_grep(flags, syntax, pattern, commit, paths).output()
+        return None if out is None else out.decode(errors=PATH_ERRORS)
 
     def grep_files(self, fixed: str, commit: str, ignore_case: bool = False) -> set[str]:
         """Paths at `commit` whose content holds the string `fixed` (binary files too)."""
@@ -301,7 +294,8 @@ class Background:
     an unnamed temporary file, not a pipe: no thread has to drain it, and git never
     waits for us to read."""
 
-    def __init__(self, args: list[str]) -> None:
+    def __init__(self, args: list[str], ok: Container[int] = (0,)) -> None:
+        self._ok = ok  # exit codes of success
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
         try:
             self._proc = subprocess.Popen(args, stdout=self._out, stderr=subprocess.DEVNULL)
@@ -314,7 +308,7 @@ class Background:
         code = self._proc.wait()
         try:
             self._out.seek(0)
-            return self._out.read() if code == 0 else None
+            return self._out.read() if code in self._ok else None
         finally:
             self._out.close()
 
@@ -323,6 +317,44 @@ class Background:
             self._proc.kill()
         self._proc.wait()
         self._out.close()
+
+
+class WordSearch:
+    """GitRepo.grep_words running in the background: `result()` waits for it."""
+
+    _CHUNK = 300  # words per search: git's regex grows with every alternative
+
+    def __init__(self, git: GitRepo, words: Sequence[str], commit: str, paths: Sequence[str]) -> None:
+        self._git, self._commit, self._paths = git, commit, paths
+        self._started: list[tuple[Sequence[str], Background]] = []
+        try:
+            for i in range(0, len(words), self._CHUNK):
+                chunk = words[i:i + self._CHUNK]
+                # A name's neighbours are neither word characters nor `$` (JavaScript's
+                # `$el`; `\b` would need a word character before its `$`).
+                names = "|".join(re.escape(w) for w in chunk)
+                self._started.append((chunk, git._start_grep(
+                    ("-n",), "-P", rf"(?<![\w$])(?:{names})(?![\w$])", commit, paths)))
+        except BaseException:
+            self.cancel()
+            raise
+
+    def result(self) -> list[tuple[str, int, str]]:
+        out: list[tuple[str, int, str]] = []
+        for chunk, search in self._started:
+            found = search.output()
+            if found is None:  # git built without PCRE
+                names = "|".join(re.escape(w) for w in chunk)
+                text = self._git._grep(("-n",), "-E", rf"(^|[^A-Za-z0-9_$])({names})([^A-Za-z0-9_$]|$)",
+                                       self._commit, self._paths) or ""
+            else:
+                text = found.decode(errors=PATH_ERRORS)
+            out.extend(_grep_records(text, self._commit))
+        return out
+
+    def cancel(self) -> None:
+        for _, search in self._started:
+            search.cancel()
 
 
 class BlobReader:
@@ -393,7 +425,8 @@ def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:
     """`git grep -n` output at a commit, as (path, line, text)."""
     out = []
     prefix = commit + ":"
-    for line in text.splitlines():
+    # Split at newlines only: splitlines() also splits at a form feed or \x1c in a line.
+    for line in text.split("\n"):
         if not line.startswith(prefix):
             continue
         path, _, rest = line[len(prefix):].partition(":")

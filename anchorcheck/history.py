@@ -4,11 +4,12 @@ more, but that the repos' git history shows were defined, and removed when.
 Both questions go to git in bulk, never per name. One `git log -G` per repo (over at
 most `history-depth` commits, newest first) finds the diffs that add or remove a
 definition; for each name the newest such event decides, and a removal makes the
-name's mentions candidates. Only when there are candidates, one `git grep -o` per
-repo lists every name defined at the checked commit; candidates defined nowhere are
-findings. Both look only at files anchorcheck reads (languages.py): a test's expected
-output or a document that shows `data Foo` neither removes nor defines Foo. Both
-answers depend on the commit alone, so both are cached by commit.
+name's mentions candidates. Only when there are candidates, one `git grep` per repo
+finds the lines naming them, and the definition shapes are matched on those lines
+(names_defined_in); candidates defined nowhere are findings. Both look only at files
+anchorcheck reads (languages.py): a test's expected output or a document that shows
+`data Foo` neither removes nor defines Foo. Both answers are cached by commit (the
+second with the names asked).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
-from anchorcheck.gitio import Background, GitRepo
+from anchorcheck.gitio import Background, GitRepo, WordSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.workspace import Workspace
@@ -47,52 +48,127 @@ class RemovedMention:
 RemovalTable = dict[str, list[str]]
 
 
-def removed_mentions(
-    workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None,
-    known: dict[str, RemovalTable] | None = None,
-    known_defined: dict[str, frozenset[str]] | None = None,
-    started: Mapping[str, Background] | None = None,
-) -> list[RemovedMention]:
-    """History first: one `git log -G` per repo (cached by commit) says which names
-    lost a definition lately; only mentions of those names are candidates. Only when
-    there are some are today's definitions listed (one `git grep` per repo, cached by
-    commit). Removal tables and definitions may come with index files instead, and a
-    repo's `git log` may have been started already (start_history; `started`, by repo)."""
-    if depth <= 0:
-        return []
-    known = known or {}  # removal tables that came with an index file, by repo
-    known_defined = known_defined or {}
-    mentions: dict[str, list[Mention]] = defaultdict(list)
-    for snap in index.snapshots.values():
-        for mention in snap.mentions:
-            mentions[mention.name].append(mention)
-    if not mentions:
-        return []
-    gits = {r.name: GitRepo(r.path) for r in workspace.repos if r.name in index.snapshots}
-    removals: dict[str, Removal] = {}
-    for name, git in gits.items():
-        found = known.get(name)
-        if found is None:
-            found = repo_removals(git, name, index.snapshots[name].commit, depth, cache,
-                                  (started or {}).get(name))
-        for key_name in mentions.keys() & found.keys():
-            if key_name not in removals:
-                repo, sha, subject, path = found[key_name]
-                removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
-    candidates = sorted(removals)
-    if not candidates:
-        return []
-    defined: set[str] = set()
-    for name, git in gits.items():
-        names = known_defined.get(name)
-        if names is None:
-            names = defined_names(git, index.snapshots[name].commit, cache)
-        defined.update(names)
-    return [
-        RemovedMention(m, removals[name])
-        for name in candidates if name not in defined
-        for m in mentions[name]
-    ]
+class RemovedMentions:
+    """AC203's search, started: made as soon as the crawl is done, it reads the removal
+    tables and starts git's searches for today's definitions of the candidates, which
+    then run while this process resolves and verifies; result() collects them.
+
+    History first: one `git log -G` per repo (cached by commit) says which names lost a
+    definition lately; only mentions of those names are candidates. Only when there are
+    some is git asked which of them are still defined (_DefinedAmong). Removal tables
+    and definitions may come with index files instead, and a repo's `git log` may have
+    been started already (start_history; `started`, by repo)."""
+
+    def __init__(
+        self, workspace: Workspace, index: WorkspaceIndex, depth: int, cache: BlobCache | None = None,
+        known: Mapping[str, RemovalTable] | None = None,
+        known_defined: Mapping[str, frozenset[str]] | None = None,
+        started: Mapping[str, Background] | None = None,
+    ) -> None:
+        self._removals: dict[str, Removal] = {}
+        self._mentions: dict[str, list[Mention]] = defaultdict(list)
+        self._defined: _DefinedAmong | None = None
+        if depth <= 0:
+            return
+        known = known or {}  # removal tables that came with an index file, by repo
+        for snap in index.snapshots.values():
+            for mention in snap.mentions:
+                self._mentions[mention.name].append(mention)
+        if not self._mentions:
+            return
+        gits = {r.name: GitRepo(r.path) for r in workspace.repos if r.name in index.snapshots}
+        for name, git in gits.items():
+            found = known.get(name)
+            if found is None:
+                found = repo_removals(git, name, index.snapshots[name].commit, depth, cache,
+                                      (started or {}).get(name))
+            for key_name in self._mentions.keys() & found.keys():
+                if key_name not in self._removals:
+                    repo, sha, subject, path = found[key_name]
+                    self._removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
+        if self._removals:
+            commits = {name: index.snapshots[name].commit for name in gits}
+            self._defined = _DefinedAmong(gits, commits, sorted(self._removals), known_defined or {}, cache)
+
+    def result(self) -> list[RemovedMention]:
+        if self._defined is None:
+            return []
+        defined = self._defined.result()
+        return [
+            RemovedMention(m, self._removals[name])
+            for name in sorted(self._removals) if name not in defined
+            for m in self._mentions[name]
+        ]
+
+    def cancel(self) -> None:
+        if self._defined is not None:
+            self._defined.cancel()
+
+
+class _DefinedAmong:
+    """Which of `names` something defines in some repo. Only lines holding one of the
+    names are asked of git (GitRepo.grep_words; the repos searched at once, in the
+    background), and the definition shapes are matched on them here: listing every
+    name defined in GHC took git 1-1.2 s, the few lines naming a handful of
+    candidates 0.5-0.6 s. What each commit was asked and what it defines is cached, so
+    a later run asks git only for names new to that commit."""
+
+    def __init__(
+        self, gits: Mapping[str, GitRepo], commits: Mapping[str, str], names: list[str],
+        known_defined: Mapping[str, frozenset[str]], cache: BlobCache | None,
+    ) -> None:
+        self._commits, self._cache = commits, cache
+        wanted = set(names)
+        self._defined: set[str] = set()
+        self._searches: dict[str, tuple[list[str], dict[str, list[str]], WordSearch]] = {}
+        try:
+            for repo, git in gits.items():
+                known = known_defined.get(repo)
+                if known is not None:  # came with an index file
+                    self._defined |= known & wanted
+                    continue
+                stored = _asked(cache, commits[repo])
+                self._defined |= wanted & set(stored["defined"])
+                new = sorted(wanted - set(stored["asked"]))
+                if new:
+                    search = git.start_grep_words(new, commits[repo], READ_PATHSPECS)
+                    self._searches[repo] = (new, stored, search)
+        except BaseException:
+            self.cancel()
+            raise
+
+    def result(self) -> set[str]:
+        try:
+            for repo, (new, stored, search) in self._searches.items():
+                lines = "\n".join(text for _, _, text in search.result())
+                found = names_defined_in(lines) & set(new)
+                self._defined |= found
+                if self._cache is not None:
+                    self._cache.put_result(_asked_key(self._commits[repo]), {
+                        "asked": sorted({*stored["asked"], *new}),
+                        "defined": sorted({*stored["defined"], *found}),
+                    })
+        finally:
+            self.cancel()
+        self._searches = {}
+        return self._defined
+
+    def cancel(self) -> None:
+        for *_, search in self._searches.values():
+            search.cancel()
+
+
+def _asked_key(commit: str) -> str:
+    return f"defined-among:v1:{commit}"
+
+
+def _asked(cache: BlobCache | None, commit: str) -> dict[str, list[str]]:
+    """The names asked of this commit so far, and those of them it defines."""
+    stored = cache.get_result(_asked_key(commit)) if cache is not None else None
+    if (isinstance(stored, dict) and set(stored) == {"asked", "defined"}
+            and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in stored.values())):
+        return stored
+    return {"asked": [], "defined": []}
 
 
 def repo_removals(
@@ -119,13 +195,12 @@ def start_history(
     workspace: Workspace, commits: Mapping[str, str], depth: int, cache: BlobCache | None,
 ) -> dict[str, Background]:
     """Start, in the background, the `git log` of every repo (of `commits`: name ->
-    commit, the commits of the index removed_mentions will be given) whose removal
-    table is not cached yet and which has history to search. It needs only the commit, and it is
-    one single-threaded process per repo: started before resolving and verifying, it
-    runs on a core that is otherwise idle (bench workspace: the history step 2.5-3.2 ->
-    1.8-2.2 s). The definitions' `git grep` is not started early: it is only needed
-    when some mention names a removed definition, and, being multi-threaded, it only
-    slowed resolving and verifying down (measured: no gain)."""
+    commit) whose removal table is not cached yet and which has history to search. It
+    needs only the commit, so it is started as soon as the refs are resolved, before
+    the crawl reads anything: one single-threaded process per repo, it runs on the core
+    the crawl leaves idle while it lists trees and beside the scanning, and is done by
+    the time the candidates are known (RemovedMentions), whose searches then run while
+    this process resolves and verifies."""
     started: dict[str, Background] = {}
     if depth <= 0:
         return started
@@ -142,27 +217,42 @@ def start_history(
 
 
 def _defined_key(commit: str) -> str:
-    return f"defined-names:v2:{commit}"  # v2: code files only
+    return f"defined-names:v3:{commit}"  # v3: names_defined_in over whole lines
 
 
 def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> frozenset[str]:
-    """Every name something defines at `commit`, generously (any name after a
-    definition keyword, any top-level assignment or signature, every name of an import
-    line), so that only names truly gone count as removed. git prints just the
-    definition-shaped parts of lines (`-o`), read whole; cached by commit, and carried
-    by index files."""
+    """Every name something defines at `commit` (names_defined_in over every line git
+    finds of that shape), for an index file: the job that combines index files has no
+    git to ask about its candidates. Cached by commit."""
     key = _defined_key(commit)
     stored = cache.get_result(key) if cache is not None else None
     if isinstance(stored, list) and all(isinstance(n, str) for n in stored):
         return frozenset(stored)
-    # A name never spans lines: the whole output in one call.
-    found = frozenset(_IDENT.findall(git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit,
-                                                    READ_PATHSPECS)))
+    found = frozenset(names_defined_in(git.grep_parts(_DEFINITION_PERL, _DEFINITION_POSIX, commit,
+                                                      READ_PATHSPECS)))
     if cache is not None:
         cache.put_result(key, sorted(found))
     return found
 
 
+def names_defined_in(lines: str) -> set[str]:
+    """Every name the lines define, generously: any name after a definition keyword,
+    any top-level assignment or signature, every name of an import line; so that only
+    names truly gone count as removed. The one definition of "defined": git only picks
+    the lines (by a pattern matching at least these), this matches on them."""
+    return {name for m in _DEFINITION.finditer(lines) for name in _IDENT.findall(m.group())}
+
+
+# What names_defined_in matches, on each line by itself (`[^\S\n]`: space but not a
+# line break) and in ASCII, as git's PCRE reads it.
+_DEFINITION = re.compile(
+    rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)[^\S\n]+[A-Za-z_$][\w$]*"
+    r"|^[A-Za-z_][A-Za-z0-9_]*[^\S\n]*(?:=(?!=)|::)"
+    r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+",
+    re.MULTILINE | re.ASCII,
+)
+# The lines git picks for it: every line it matches, with PCRE, or where git lacks it
+# with any of the POSIX patterns (which match more lines: no word boundaries).
 _DEFINITION_PERL = (
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*\s*(?:=(?!=)|::)"

@@ -19,7 +19,7 @@ from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
-from anchorcheck.gitio import GitRepo
+from anchorcheck.gitio import GitRepo, WordSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
@@ -253,19 +253,26 @@ def _symbols(
 def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str]
 ) -> dict[str, list[tuple[str, str, int]]]:
-    """Where each name is defined now: one `git grep` per repo at its commit finds
-    the lines naming them (GitRepo.grep_words) in the files anchorcheck reads (as
-    AC203 does), the definition shapes are matched here."""
+    """Where each name is defined now: one `git grep` per repo at its commit, all
+    started at once, finds the lines naming them (GitRepo.grep_words) in the files
+    anchorcheck reads (as AC203 does), the definition shapes are matched here."""
     found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
-    for spec in workspace.repos:
-        snap = index.snapshots.get(spec.name)
-        if snap is None:
-            continue
-        for path, line, text in GitRepo(spec.path).grep_words(names, snap.commit, READ_PATHSPECS):
-            m = matcher.search(text)
-            if m is not None:
-                found[m.group("a") or m.group("b")].append((spec.name, path, line))
+    searches: list[tuple[str, WordSearch]] = []
+    try:
+        for spec in workspace.repos:
+            snap = index.snapshots.get(spec.name)
+            if snap is not None:
+                searches.append((spec.name, GitRepo(spec.path).start_grep_words(names, snap.commit,
+                                                                                READ_PATHSPECS)))
+        for repo, search in searches:
+            for path, line, text in search.result():
+                m = matcher.search(text)
+                if m is not None:
+                    found[m.group("a") or m.group("b")].append((repo, path, line))
+    finally:
+        for _, search in searches:
+            search.cancel()
     return found
 
 

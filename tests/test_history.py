@@ -1,0 +1,106 @@
+"""AC203's questions to git: which names are defined at a commit. The check asks only
+about its candidates (lines naming them); index files carry every defined name; the
+two must agree, and both must match what the PCRE definition pattern matched before."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from anchorcheck.cache import BlobCache
+from anchorcheck.crawl import extract_options
+from anchorcheck.gitio import GitRepo
+from anchorcheck.history import (
+    _DEFINITION_PERL,
+    _DEFINITION_POSIX,
+    _IDENT,
+    _DefinedAmong,
+    defined_names,
+    names_defined_in,
+)
+from anchorcheck.languages import READ_PATHSPECS
+from anchorcheck.repobuilder import commit, init_repo
+from anchorcheck.workspace import Settings
+
+_FILES: dict[str, str | bytes] = {
+    "a.py": (
+        "import os, sys\nfrom pkg.sub import alpha, beta_two\n  import   indented\n"
+        "def top(x):\n    def inner(): pass\nclass Klass(Base):\n\tdef\ttabbed(self): ...\n"
+        "CONST = 1\nnot_def == 2\nundef_thing = undefx\nxdef notakeyword\n"
+        "def\nsplit_over_lines = 3\n\x0cafter_form_feed = 4\n# def in_a_comment\n"
+        "s = 'class InString'\n"
+    ),
+    "b.hs": "module M where\nsig :: Int\nsig = 1\ndata T = T\nnewtype N = N Int\ntype Alias = T\n"
+            "  indentedSig :: Int\nf x = x\n",
+    "c.js": "const $el = 1;\nlet _private = 2\nvar x$y = 3\nfunction fn_js() {}\nexport class Exported {}\n",
+    "d.c": "struct point { int x; };\nenum colour { RED };\nstatic int helper(void);\n",
+    "e.py": b"def caf\xe9(): pass\ndef after_latin1(): pass\n",
+    "notes.txt": "def not_read_here\n",  # not a file anchorcheck reads
+}
+
+
+def _defined_among(*args: Any) -> set[str]:
+    return _DefinedAmong(*args).result()
+
+
+def _repo(tmp_path: Path) -> tuple[GitRepo, str]:
+    path = init_repo(tmp_path / "r", _FILES)
+    return GitRepo(path), commit(path, {}, "again")
+
+
+def _words() -> list[str]:
+    text = "".join(v if isinstance(v, str) else v.decode("latin-1") for v in _FILES.values())
+    return sorted(set(_IDENT.findall(text)) | {"absent_name", "$el", "x$y", "$"})
+
+
+def test_defined_names_match_the_pcre_pattern_they_were_listed_with(tmp_path: Path) -> None:
+    git, head = _repo(tmp_path)
+    # The definition as git printed it before (`-o`: the matching parts), the UTF-8
+    # files only (those parts were decoded with odd bytes escaped).
+    parts = git._grep(("-h", "-o"), "-P", _DEFINITION_PERL, head, [p for p in READ_PATHSPECS])
+    assert parts is not None
+    before = set(_IDENT.findall(parts)) - {"caf", "xe9"}
+    now = defined_names(git, head)
+    assert now - {"caf"} == before
+    assert {"top", "inner", "tabbed", "CONST", "alpha", "beta_two", "indented", "sig", "T", "N", "Alias",
+            "$el", "_private", "x$y", "fn_js", "Exported", "point", "colour", "after_latin1",
+            "undef_thing", "split_over_lines"} <= now
+    assert not {"not_def", "notakeyword", "not_read_here", "f",
+                "indentedSig", "undefx",
+                "after_form_feed"} & now  # `^name =`: a form feed is not the start of the line
+    # The lines git picks without PCRE give the same names.
+    posix = "".join(git._grep(("-h",), "-E", p, head, READ_PATHSPECS) or "" for p in _DEFINITION_POSIX)
+    assert names_defined_in(posix) == now
+
+
+def test_asking_about_candidates_agrees_with_every_defined_name(tmp_path: Path) -> None:
+    git, head = _repo(tmp_path)
+    words = _words()
+    everything = defined_names(git, head)
+    assert _defined_among({"r": git}, {"r": head}, words, {}, None) == everything & set(words)
+    assert "$el" in everything and "x$y" in everything and "absent_name" not in everything
+
+
+def test_answers_about_candidates_are_cached_by_commit(tmp_path: Path) -> None:
+    git, head = _repo(tmp_path)
+    cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
+    assert _defined_among({"r": git}, {"r": head}, ["top", "absent_name"], {}, cache) == {"top"}
+    # Asked again with one new name, of a repo where nothing is defined (in place of
+    # the real one, so that what git is asked shows): the cached answer stands, only
+    # the new name is searched.
+    empty = GitRepo(init_repo(tmp_path / "empty", {"z.py": "pass\n"}))
+    assert _defined_among({"r": empty}, {"r": head}, ["top", "absent_name", "CONST"], {}, cache) == {"top"}
+    stored = cache.get_result(f"defined-among:v1:{head}")
+    assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"]}
+    # A name an index file says is defined counts without asking git.
+    assert _defined_among({"r": git}, {"r": head}, ["elsewhere"], {"r": frozenset({"elsewhere"})}, None) == \
+        {"elsewhere"}
+
+
+def test_a_line_with_a_form_feed_is_one_record(tmp_path: Path) -> None:
+    path = init_repo(tmp_path / "r", {"a.py": "x = 1\x0cname_after = 2\n"})
+    git = GitRepo(path)
+    head = git.resolve("HEAD")
+    assert git.grep_words(["name_after"], head) == [("a.py", 1, "x = 1\x0cname_after = 2")]
+    assert re.search("name_after", git.grep_words(["x"], head)[0][2])
