@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -123,8 +123,16 @@ def crawl_many(
             # Every tree is listed at once, in the background, while earlier listings
             # are read.
             listings.append((i, spec, repo, commit, repo.start_list_tree(commit)))
-        for i, spec, repo, commit, listing in listings:
-            plans[i] = _Plan(repo, spec, commit, repo.list_tree(commit, listing), settings, memo, cache)
+
+        def planned() -> Iterator[_Plan]:
+            for i, spec, repo, commit, listing in listings:
+                plans[i] = _Plan(repo, spec, commit, repo.list_tree(commit, listing), settings, memo, cache)
+                yield plans[i]
+
+        # Each repo's blobs go to the pool as soon as its tree is read: the workers scan
+        # the first repos while this process reads the trees of the next (reading
+        # GHC's listing of 25k files takes ~0.3 s).
+        _extract(planned(), settings, progress, cache)
     finally:
         for *_, listing in listings:
             listing.cancel()  # a no-op for those read; the others were left by an error
@@ -132,7 +140,6 @@ def crawl_many(
             if proc.returncode is None:  # not read: left by an error
                 proc.kill()
                 proc.communicate()
-    _extract(list(plans.values()), settings, progress, cache)
     for i, plan in plans.items():
         snap = done[i] = plan.finish()
         if cache is not None and not any(s.reason == UNREADABLE for s in snap.skipped):
@@ -218,26 +225,33 @@ def index_entries(
 
 
 def _extract(
-    plans: Sequence[_Plan], settings: Settings,
+    plans: Iterable[_Plan], settings: Settings,
     progress: Callable[[str, Progress], None] | None, cache: BlobCache | None,
 ) -> None:
-    """Read and scan what the plans still need, through one pool; store what was new."""
-    jobs: list[BlobJob] = []
-    owners: list[_Plan] = []
-    for plan in plans:
-        git_dir = plan.repo.git_dir
-        for oid in plan.pending:
-            jobs.append((git_dir, oid, plan.sizes.get(oid, 0), plan.langs_of[oid]))
-            owners.append(plan)
+    """Read and scan what the plans still need, through one pool; store what was new.
+    The plans may come one by one: each one's blobs are handed out as it comes."""
+    given: list[tuple[BlobJob, _Plan]] = []
+    taken: list[_Plan] = []
+
+    def jobs() -> Iterator[BlobJob]:
+        for plan in plans:
+            taken.append(plan)
+            git_dir = plan.repo.git_dir
+            for oid in plan.pending:
+                job = (git_dir, oid, plan.sizes.get(oid, 0), plan.langs_of[oid])
+                given.append((job, plan))  # before it is handed out, so before its result
+                yield job
+
     options = extract_options(settings)
-    results = extract_blobs(jobs, options, worker_count(settings.jobs), encode=cache is not None)
-    for (_, oid, size, _), plan, (read, values, encoded) in zip(jobs, owners, results, strict=True):
+    results = extract_blobs(jobs(), options, worker_count(settings.jobs), encode=cache is not None)
+    for k, (read, values, encoded) in enumerate(results):
+        (_, oid, size, _), plan = given[k]
         plan.take(oid, size if read else 0, read, values, encoded)
         if progress is not None:
             progress(plan.spec.name, Progress(plan.files_read, len(plan.pending), plan.bytes_read,
                                               plan.anchors_found))
     if cache is not None:
-        cache.put_many([item for plan in plans for item in plan.fresh])
+        cache.put_many([item for plan in taken for item in plan.fresh])
 
 
 class _Plan:

@@ -12,10 +12,11 @@ however large the workspace. Results come back in the order the blobs were given
 
 from __future__ import annotations
 
+import itertools
 import os
 import sys
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from anchorcheck.blobtext import decode_blob
@@ -107,7 +108,7 @@ def _result(data: bytes | None, langs: Sequence[str], options: ExtractOptions, e
     return data is not None, results, encoded
 
 
-def _batches(jobs: Sequence[BlobJob]) -> Iterator[list[BlobJob]]:
+def _batches(jobs: Iterable[BlobJob]) -> Iterator[list[BlobJob]]:
     """Consecutive jobs in batches of about _BATCH_BYTES, each of one git directory."""
     batch: list[BlobJob] = []
     size = 0
@@ -122,15 +123,24 @@ def _batches(jobs: Sequence[BlobJob]) -> Iterator[list[BlobJob]]:
 
 
 def extract_blobs(
-    jobs: Sequence[BlobJob], options: ExtractOptions, workers: int, encode: bool = False,
+    jobs: Iterable[BlobJob], options: ExtractOptions, workers: int, encode: bool = False,
 ) -> Iterator[BlobResult]:
     """Each blob's results, in the order given. With one worker, or too little text
-    to share out, everything runs here."""
-    total = sum(max(job[2], 0) for job in jobs)
+    to share out, everything runs here. `jobs` is read as the pool needs work (it may
+    be a generator still reading trees), past the first _MIN_PARALLEL_BYTES."""
+    given = iter(jobs)
+    head: list[BlobJob] = []
+    total = 0
+    if workers > 1:
+        for job in given:
+            head.append(job)
+            total += max(job[2], 0)
+            if total >= _MIN_PARALLEL_BYTES:
+                break
     if workers <= 1 or total < _MIN_PARALLEL_BYTES:
         readers: dict[str, BlobReader] = {}
         try:
-            for batch in _batches(jobs):
+            for batch in _batches(itertools.chain(head, given)):
                 yield from _read_and_extract(batch, options, encode, readers)
         finally:
             for reader in readers.values():
@@ -145,7 +155,7 @@ def extract_blobs(
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         in_flight: deque[Future[list[BlobResult]]] = deque()
-        for batch in _batches(jobs):
+        for batch in _batches(itertools.chain(head, given)):
             in_flight.append(pool.submit(_worker_batch, batch, options, encode))
             # Bounded, so memory does not grow with the workspace; but deep enough that a
             # slow batch at the head of the line (results are taken in order) does not

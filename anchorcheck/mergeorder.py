@@ -21,7 +21,7 @@ from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
-from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl, index_entries
+from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry
@@ -142,11 +142,11 @@ class Scenarios:
         self._overlays: dict[tuple[str, frozenset[str]], SnapshotIndex] = {}
         self._scenarios: dict[frozenset[str], Resolver] = {}
         self.blobs_read_base = 0
-        for spec in workspace.repos:
-            # The base comes whole from the snapshot cache when the base commit was
-            # seen before (the nightly run saw it): a PR check then reads only what
-            # the PRs touch.
-            snap = crawl(replace(spec, ref=base_refs[spec.name]), workspace.settings, memo, cache=cache)
+        # The base comes whole from the snapshot cache when the base commit was seen
+        # before (the nightly run saw it): a PR check then reads only what the PRs
+        # touch. All repos at once: their refs are resolved together.
+        specs = [replace(spec, ref=base_refs[spec.name]) for spec in workspace.repos]
+        for spec, snap in zip(specs, crawl_many(specs, workspace.settings, memo, cache=cache), strict=True):
             self.base_snaps[spec.name] = snap
             self.blobs_read_base += snap.files_read
 

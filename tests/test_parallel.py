@@ -43,9 +43,12 @@ def test_workers_read_and_give_the_same_results_in_the_same_order(ws: WorkspaceB
         assert read
         assert values == (extract(texts[entry.path], "python", options),)
         assert encoded is not None and json.loads(encoded[0])["r"]  # every file cites
-    # One process, the same answers.
-    assert list(extract_blobs(jobs, options, workers=1, encode=True)) == [
-        *results[:5], (False, (UNREADABLE,), None), *results[5:]]
+    # One process, the same answers; and jobs handed over one by one as the pool asks
+    # (a crawl gives each repo's blobs as its tree is read), the same again.
+    everything = [*results[:5], (False, (UNREADABLE,), None), *results[5:]]
+    assert list(extract_blobs(jobs, options, workers=1, encode=True)) == everything
+    assert list(extract_blobs(iter(jobs), options, workers=2, encode=True)) == everything
+    assert list(extract_blobs(iter(jobs[:3]), options, workers=2, encode=True)) == everything[:3]
 
 
 def test_jobs_1_and_2_find_the_same(ws: WorkspaceBuilder) -> None:
