@@ -12,6 +12,7 @@ however large the workspace. Results come back in the order the blobs were given
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import sys
@@ -93,6 +94,9 @@ def _worker_batch(batch: Sequence[BlobJob], options: ExtractOptions, encode: boo
         from multiprocessing.util import Finalize
 
         Finalize(None, _close_readers, exitpriority=0)
+        # Forked while the crawl had the collector paused (crawl.paused_gc): a worker
+        # lives as long as the extraction, so it collects as usual.
+        gc.enable()
     return _read_and_extract(batch, options, encode, _READERS)
 
 
