@@ -181,7 +181,7 @@ def _crawl_many(
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
     from anchorcheck.cache import options_key
 
-    return f"snap:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
+    return f"snap2:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
 
 
 def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
@@ -189,9 +189,8 @@ def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
 
     blob = BlobIndex(snap.anchors, snap.references, 0, 0,
                      tuple((m.name, m.line, m.col) for m in snap.mentions), snap.suppressions)
-    return {
+    doc: dict[str, Any] = {
         "commit": snap.commit,
-        "paths": sorted(snap.paths),
         "oids": snap.oids,
         "lines": snap.line_counts,
         "skipped": [[s.path, s.reason] for s in snap.skipped],
@@ -201,6 +200,11 @@ def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
         "mention_paths": [m.path for m in snap.mentions],
         "suppression_paths": [s.path for s in snap.suppressions],
     }
+    if snap.paths != snap.oids.keys():
+        # A crawl's paths are its blob ids' keys (a sixth of GHC's value, decoded on
+        # every merge-order run): stored only where they differ.
+        doc["paths"] = sorted(snap.paths)
+    return doc
 
 
 def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
@@ -214,13 +218,15 @@ def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
         if not isinstance(blob, BlobIndex):
             return None
         mention_paths = [str(p) for p in doc["mention_paths"]]
-        paths, lines, oids = doc["paths"], doc["lines"], doc["oids"]
+        lines, oids = doc["lines"], doc["oids"]
+        paths = doc.get("paths", oids)
         # Checked, not converted: tens of thousands of paths per repo, and JSON already
-        # gives str and int (a merge-order run decodes every repo's snapshot).
-        if not (isinstance(paths, list) and isinstance(lines, dict) and isinstance(oids, dict)
-                and all(type(p) is str for p in paths)
-                and all(type(n) is int for n in lines.values())
-                and all(type(o) is str for o in oids.values())):
+        # gives str and int (a merge-order run decodes every repo's snapshot). The
+        # types are gathered by map (no Python loop).
+        if not (isinstance(paths, list | dict) and isinstance(lines, dict) and isinstance(oids, dict)
+                and set(map(type, paths)) <= {str}
+                and set(map(type, lines.values())) <= {int}
+                and set(map(type, oids.values())) <= {str}):
             return None
         return SnapshotIndex(
             repo=name, ref=spec.ref, commit=str(doc["commit"]),

@@ -32,7 +32,10 @@ from anchorcheck.history import RemovalTable
 from anchorcheck.workspace import RepoSpec, Settings, Workspace
 
 FORMAT = "anchorcheck-index"
-VERSION = 1
+# 2: a snapshot's paths are left out when they are its blob ids' keys (as the cache
+# stores them). Version 1 files hold the same data with the paths written out.
+VERSION = 2
+_READS = (1, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +96,9 @@ def read_index(path: Path, settings: Settings) -> list[IndexedRepo]:
         raise ConfigError(f"{path}: not an anchorcheck index file ({type(exc).__name__})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ConfigError(f"{path}: not an anchorcheck index file")
-    if doc.get("version") != VERSION:
+    if doc.get("version") not in _READS:
         raise ConfigError(f"{path}: index format {doc.get('version')!r}, this anchorcheck reads "
-                          f"{VERSION}; rebuild it with `anchorcheck index`")
+                          f"{' and '.join(map(str, _READS))}; rebuild it with `anchorcheck index`")
     if doc.get("settings") != settings_key(settings):
         raise ConfigError(f"{path}: built with other extraction settings or another anchorcheck "
                           f"version ({doc.get('anchorcheck')}); rebuild it with the same config")

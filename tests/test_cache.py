@@ -128,3 +128,27 @@ def test_a_run_killed_midway_leaves_a_usable_cache(ws: WorkspaceBuilder, tmp_pat
         proc.wait()
         code, got, _ = _cli(ws, cache)
         assert (code, got) == (1, expected)
+
+
+def test_stored_snapshots_round_trip_with_and_without_their_paths(ws: WorkspaceBuilder) -> None:
+    from dataclasses import replace
+
+    from anchorcheck.crawl import snapshot_from_json, snapshot_to_json
+
+    many_files(ws, 5)
+    workspace = load_workspace(ws.config())
+    snap = run_check(workspace).index.snapshots["r"]
+    spec = workspace.repos[0]
+    doc = snapshot_to_json(snap)
+    assert "paths" not in doc and len(doc["oids"]) == 6  # the paths are the blob ids' keys
+    plain = replace(snap, files_read=0, bytes_read=0)
+    assert snapshot_from_json(json.loads(json.dumps(doc)), spec) == plain
+    # Paths that are not (a snapshot of other making) are kept; so are those of a
+    # value written with them (index files of format 1).
+    odd = replace(plain, paths=plain.paths | {"sub/module"})
+    assert snapshot_from_json(json.loads(json.dumps(snapshot_to_json(odd))), spec) == odd
+    assert snapshot_from_json({**doc, "paths": sorted(snap.paths)}, spec) == plain
+    # A path that is not a string, in either place, makes the value a miss.
+    assert snapshot_from_json({**doc, "paths": [1]}, spec) is None
+    assert snapshot_from_json({**doc, "oids": {"a.py": 1}}, spec) is None
+    assert snapshot_from_json({**doc, "oids": {"a.py": "x"}, "lines": {"a.py": "1"}}, spec) is None
