@@ -11,9 +11,9 @@ runs to the end of the file instead of being retried at every later position).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from anchorcheck.comment import Comment, CommentLine
 
@@ -37,6 +37,41 @@ class _Family:
     # pattern, so that a rejected opener is never matched to the end of its line and
     # retried one character later (quadratic on a long line of `a#a#a#...`).
     line_start_only: bool = False
+
+
+_V = TypeVar("_V")
+
+
+@dataclass(frozen=True, slots=True)
+class _Source:
+    alternatives: tuple[str, ...]
+    line_start_only: bool = False
+
+
+class _OnFirstUse(Mapping[str, _V]):
+    """A mapping whose values are made on first use, from its keys."""
+
+    def __init__(self, keys: Iterable[str], make: Callable[[str], _V]) -> None:
+        self._keys = tuple(keys)
+        self._make = make
+        self._made: dict[str, _V] = {}
+
+    def __getitem__(self, key: str) -> _V:
+        if key in self._made:
+            return self._made[key]
+        if key not in self._keys:
+            raise KeyError(key)
+        value = self._made[key] = self._make(key)
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 # `#` opens a comment at the start of the text or after one of these (shell, YAML, HCL).
@@ -106,68 +141,73 @@ def _first_of(items: list[tuple[Any, Any]], c: Any) -> set[str] | None:
 # A Haskell line comment: dashes that are not part of an operator (`-->`, `|--`).
 _HS_LC = r"(?<![!#$%&*+./<=>?@\\^|~:])--+(?![!#$%&*+./<=>?@\\^|~:])[^\n]*"
 
-_FAMILIES: dict[str, _Family] = {
-    "python": _Family(_compile(
+_SOURCES: dict[str, _Source] = {
+    "python": _Source((
         rf"(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ})",
         r"(?P<lc>#[^\n]*)",
     )),
-    "hash": _Family(_compile(
+    "hash": _Source((
         rf"(?P<str>{_DQ}|{_SQ})", rf"(?P<lc>{_HASH}[^\n]*)",
     )),
-    "yaml": _Family(_compile(
+    "yaml": _Source((
         r"(?P<bc>\{\{-?\s*/\*.*?(?:\*/\s*-?\}\}|\Z))",
         r"(?P<skip>\{\{.*?(?:\}\}|\Z))",
         rf"(?P<str>{_DQ}|'(?:[^'\n]|'')*'?)",
         rf"(?P<lc>{_HASH}[^\n]*)",
     )),
-    "shell": _Family(_compile(
+    "shell": _Source((
         r"(?P<heredoc><<-?[ \t]*(?P<q>['\"]?)(?P<tag>[A-Za-z_][A-Za-z0-9_]*)(?P=q))",
         rf"(?P<str>\$'[^'\\]*(?:\\.[^'\\]*)*'?|{_DQ_ML}|{_SQ_RAW_ML}|{_BACKTICK})",
         rf"(?P<lc>{_HASH}[^\n]*)",
     )),
-    "dockerfile": _Family(_compile(r"(?P<lc>#[^\n]*)"), line_start_only=True),
-    "toml": _Family(_compile(
+    "dockerfile": _Source((r"(?P<lc>#[^\n]*)",), line_start_only=True),
+    "toml": _Source((
         rf"(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|'[^'\n]*'?)", r"(?P<lc>#[^\n]*)",
     )),
-    "ini": _Family(_compile(r"(?P<lc>[#;][^\n]*)"), line_start_only=True),
-    "make": _Family(_compile(r"(?P<lc>(?<!\\)#[^\n]*)")),
-    "c": _Family(_compile(
+    "ini": _Source((r"(?P<lc>[#;][^\n]*)",), line_start_only=True),
+    "make": _Source((r"(?P<lc>(?<!\\)#[^\n]*)",)),
+    "c": _Source((
         rf"(?P<str>{_DQ}|{_CHAR}|{_BACKTICK})",
         r"(?P<lc>//[^\n]*)",
         rf"(?P<bc>{_BLOCK_C})",
     )),
-    "js": _Family(_compile(
+    "js": _Source((
         rf"(?P<str>{_DQ}|{_SQ}|{_BACKTICK})",
         r"(?P<lc>//[^\n]*)",
         rf"(?P<bc>{_BLOCK_C})",
     )),
-    "rust": _Family(_compile(
+    "rust": _Source((
         r"(?P<raw>r(?P<hashes>#+)\")",
         rf"(?P<str>{_DQ_ML}|{_CHAR})",
         r"(?P<lc>//[^\n]*)",
         rf"(?P<bc>{_BLOCK_C})",
     )),
-    "css": _Family(_compile(rf"(?P<str>{_DQ}|{_SQ})", rf"(?P<bc>{_BLOCK_C})")),
-    "hcl": _Family(_compile(
+    "css": _Source((rf"(?P<str>{_DQ}|{_SQ})", rf"(?P<bc>{_BLOCK_C})")),
+    "hcl": _Source((
         rf"(?P<str>{_DQ})", r"(?P<lc>(?:#|//)[^\n]*)", rf"(?P<bc>{_BLOCK_C})",
     )),
-    "haskell": _Family(_compile(
+    "haskell": _Source((
         r"(?P<nbc>\{-)",
         # A quote after a name character is a prime (x', foldl'), never a character
         # literal: x'a' is one name.
         rf"(?P<str>{_DQ}|(?<![\w']){_CHAR})",
         rf"(?P<lc>{_HS_LC})",
     )),
-    "sql": _Family(_compile(
+    "sql": _Source((
         r"(?P<str>'[^']*'?|\"[^\"\n]*\"?)",
         r"(?P<lc>--[^\n]*)",
         rf"(?P<bc>{_BLOCK_C})",
     )),
-    "html": _Family(_compile(r"(?P<bc><!--.*?(?:-->|\Z))")),
+    "html": _Source((r"(?P<bc><!--.*?(?:-->|\Z))",)),
 }
 
+# Each family compiled when first used: a run compiles the patterns of the languages
+# it reads (a PR run touching Python files: Python's), not all of them at every start.
+_FAMILIES: Mapping[str, _Family] = _OnFirstUse(
+    _SOURCES, lambda name: _Family(_compile(*_SOURCES[name].alternatives), _SOURCES[name].line_start_only))
 # The characters a match of each family's pattern can start at (see _first_chars).
-_FIRST: dict[str, re.Pattern[str] | None] = {name: _first_chars(f.pattern) for name, f in _FAMILIES.items()}
+_FIRST: Mapping[str, re.Pattern[str] | None] = _OnFirstUse(
+    _SOURCES, lambda name: _first_chars(_FAMILIES[name].pattern))
 
 _YAML_BLOCK_SCALAR = re.compile(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
 _YAML_ENTRY_LEAD = re.compile(r" *(?:- +)*")  # indentation and sequence dashes before a key
@@ -270,12 +310,11 @@ def _searcher(
 # is never tried again), where the family pattern stopped at every string and went
 # back to Python for it (a third of Python extraction). Same spans as the family
 # pattern's search loop (a hypothesis test compares them).
-_PY_NEXT = re.compile(
+_PY_NEXT = (
     rf"""(?:[^#"']++|"(?!""){_DQ[1:]}|'(?!''){_SQ[1:]})*+"""
     # (A one-line string here only where a triple quote cannot open one: `"""\` at
     # the end of the text.)
-    rf"(?:(?P<lc>#[^\n]*)|(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ}))",
-    re.DOTALL,
+    rf"(?:(?P<lc>#[^\n]*)|(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ}))"
 )
 
 
@@ -286,28 +325,31 @@ _PY_NEXT = re.compile(
 # line for every four lines of code: the family pattern stopped at each and went back
 # to Python. Same blocks as the family pattern's search loop and _blocks (a hypothesis
 # test compares them, for each family with such a pattern).
-_HS_NEXT = re.compile(
+_HS_NEXT = (
     rf"""(?:[^-{{"']++|{_DQ}|(?<![\w']){_CHAR}|'|\{{(?!-)|(?!{_HS_LC})-)*+"""
-    rf"(?:(?P<nbc>\{{-)|(?P<lc>{_HS_LC}(?:\n[^\S\n]*{_HS_LC})*))",
-    re.DOTALL,
+    rf"(?:(?P<nbc>\{{-)|(?P<lc>{_HS_LC}(?:\n[^\S\n]*{_HS_LC})*))"
 )
 
 
-def _slashes_next(strings: str) -> re.Pattern[str]:
+def _slashes_next(strings: str) -> str:
     """The same for a family with `//` and `/* */` comments and these `strings` (the
     family pattern's, plus whatever consumes a quote that opens none)."""
-    return re.compile(
+    return (
         rf"""(?:[^"'`/]++|{strings}|/(?![/*]))*+"""
-        r"(?:(?P<lc>//[^\n]*(?:\n[^\S\n]*//[^\n]*)*)" rf"|(?P<bc>{_BLOCK_C}))",
-        re.DOTALL,
+        r"(?:(?P<lc>//[^\n]*(?:\n[^\S\n]*//[^\n]*)*)" rf"|(?P<bc>{_BLOCK_C}))"
     )
 
 
-_NEXT: dict[str, re.Pattern[str]] = {
+# Compiled when first used, as the families are. Python's is read by _python_spans
+# (its blocks need Python's docstring rules); the others by _matched_blocks.
+_NEXT_SOURCES = {
+    "python": _PY_NEXT,
     "haskell": _HS_NEXT,
     "c": _slashes_next(f"{_DQ}|{_CHAR}|{_BACKTICK}|'"),  # a quote that opens no character literal
     "js": _slashes_next(f"{_DQ}|{_SQ}|{_BACKTICK}"),
 }
+_NEXT: Mapping[str, re.Pattern[str]] = _OnFirstUse(
+    _NEXT_SOURCES, lambda name: re.compile(_NEXT_SOURCES[name], re.DOTALL))
 _NEXT_LINE_START = re.compile(r"\n[^\S\n]*")
 
 
@@ -345,7 +387,7 @@ def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]
 def _python_spans(text: str) -> Iterator[Span]:
     """Python: `#` comments, plus docstrings (a triple-quoted string in statement position)."""
     first_code = _first_code_offset(text)
-    match = _PY_NEXT.match
+    match = _NEXT["python"].match
     pos = 0
     while True:
         m = match(text, pos)
