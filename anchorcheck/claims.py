@@ -47,8 +47,10 @@ _CLAIM_BEFORE = re.compile(
 _LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[-+]?\b\d+(?:\.\d+)?\b|\b(?:true|false)\b")
 _BARE_VALUE = re.compile(r"[:=][ \t]*([^\s#,;{}\[\]]+)[ \t]*[,;]?[ \t]*$")
 
-# Every claim contains one of these (joined into citations.TRIGGER).
-TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:lines?[ \t]+)?:?\d|`[~!]?[A-Za-z_]"
+# Every claim, and every mention find_mentions gives, contains one of these (joined
+# into triggers.REFERENCE_PATTERN): a mention in backticks is a dotted name, has a
+# role before it (:func:`x`) or is a call (`x()`); a plain `word` is none.
+TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d|`[~!]?[A-Za-z_]\w*\.[A-Za-z_]|:`"
 
 # Code-shaped mentions: `mod.name`, `name()`, :func:`~pkg.name`, and a bare name() in
 # prose. A lone `name` in backticks is left out: docstrings write parameters and

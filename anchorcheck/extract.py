@@ -18,7 +18,7 @@ from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
 from anchorcheck.triggers import INTEREST, keep_test
 
-EXTRACTOR_VERSION = 7
+EXTRACTOR_VERSION = 8
 
 
 @dataclass(frozen=True, slots=True)

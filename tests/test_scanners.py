@@ -171,6 +171,8 @@ _TRIGGER_BITS = st.sampled_from([
     *"aAZ #:(`!~_\n\t1", "Note", "Not", "see", "Se", "per", "Perx", "cf", "Cf.", "under", "Described",
     "explained", "§", "](", "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at ",
     "on line 3", "bat 4", "ABC", "AB", "x#", "#y#", "`~x", "at\n:5", "SEE", "DESCRIBED", "cF", "Under",
+    "the ", "The", "\n-- ", "\n# ", " * ", "//", "[", "\"", "'", "“", "`a.b", ".", ":`", ".py#", "a.hs#",
+    "on Lines 2", "UNDER", "PER", "CF", "see that", "seen", "Note [", "Note\n-- [",
 ])
 
 
@@ -186,6 +188,52 @@ def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int
         # The parts alone (what ranges of 64 characters and more use):
         assert dataclasses.replace(test, whole=None)(text, start, end) == expected
     assert _see_hint(text) == (_SEE_HINT.search(text) is not None)
+
+
+# Comment text that forms (or nearly forms) every kind of reference, anchor, mention
+# and directive, in several languages' comment syntax.
+_EXTRACT_BITS = st.sampled_from([
+    "\n", "# ", "-- ", "// ", "/* ", " */", "{- ", " -}", "{-| ", '"""', " * ", "x = 1\n", "  ",
+    "see ", "See ", "SEE ", "per ", "Per ", "under ", "Under ", "cf. ", "described in ", "the ", "The ",
+    "ROLLBACK ON THE PATH", "FOO BAR", "'Quoted Heading'", '"Other Heading"', "`Ticked Heading`",
+    " in ", " (in ", ")", "a.py", "deploy/x.yaml", "Note [", "Note", " [Some note]", "[", "]",
+    ":12", ":3-4", "#L3", ".py#", "#slug-name", "§ ", "[link](a.py#top)", "https://github.com/o/r/blob/m/a.py#L2",
+    "`a.b`", ":func:`f`", "`g()`", "h()", "`word`", "restates a.py::key", "at :3", "on line 4",
+    "`k: v` at :2", "anchorcheck: ignore AC101", "#anchor#", "AB CD EF GH", "\n# ======\n",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.lists(_EXTRACT_BITS, max_size=40).map("".join),
+       language=st.sampled_from(["python", "haskell", "c", "hash", "yaml", "markdown"]))
+def test_the_keep_test_drops_only_blocks_that_give_nothing(text: str, language: str) -> None:
+    """A comment block is built only when the keep test holds; extracting with every
+    block built must give the same anchors, references, mentions and directives."""
+    from unittest import mock
+
+    import anchorcheck.extract as extract_module
+    from anchorcheck.extract import ExtractOptions, extract
+
+    options = ExtractOptions()
+    kept = extract(text, language, options)
+    with mock.patch.object(extract_module, "keep_test", lambda *_: lambda *_: True), \
+            mock.patch.object(extract_module, "INTEREST", lambda *_: True):
+        every = extract(text, language, options)
+    assert dataclasses.replace(kept, comments=0) == dataclasses.replace(every, comments=0)
+
+
+def test_a_citation_may_wrap_after_its_lead_word() -> None:
+    from anchorcheck.extract import ExtractOptions, extract
+
+    options = ExtractOptions()
+    python = extract("# see\n# ROLLBACK ON THE PATH in a.py\nx = 1\n", "python", options)
+    assert [(r.name, r.target_path) for r in python.references] == [("ROLLBACK ON THE PATH", "a.py")]
+    haskell = extract("f = 1 -- See\n      -- Note [Wrapped title]\n{- see the\n   'Quoted' -}\n",
+                      "haskell", options)
+    assert [r.name for r in haskell.references] == ["Wrapped title", "Quoted"]
+    # "see that", "seems" and a plain `word` are no reference and no mention: such
+    # blocks are not even built.
+    assert extract("# see that it seems `fine`\nx = 1\n", "python", options).comments == 0
 
 
 _CAPS_BITS = st.sampled_from([*"AB Za1-#*=\n\t.'&/", "ROLLBACK", "GHC", "PATH", "x", "É", "é", "\r\n"])
