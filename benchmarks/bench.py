@@ -132,7 +132,7 @@ def main() -> None:
 
     total_blobs = total_bytes = 0
     rows: dict[str, list[float]] = {
-        k: [] for k in ("cat-file", "git grep", "cold", "warm", "pr", "from indexes")
+        k: [] for k in ("cat-file", "git grep", "cold", "warm", "pr", "from indexes", "python")
     }
     peaks: list[float] = []
     exe = [sys.executable, "-m", "anchorcheck"]
@@ -177,6 +177,11 @@ def main() -> None:
         rows["from indexes"].append(t)
         peaks.append(peak)
         shutil.rmtree(cache, ignore_errors=True)
+        # The interpreter alone, starting with the same site-packages (and whatever
+        # their .pth files run): the part of every run that is not anchorcheck's.
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+        rows["python"].append(time.perf_counter() - start)
     for _, path, ref in repos:
         n, b = cat_file_all(_gitdir(path), ref)
         total_blobs += n
