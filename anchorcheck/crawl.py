@@ -11,7 +11,7 @@ from typing import Any
 
 from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import UNREADABLE
-from anchorcheck.cache import BlobCache, Encoded
+from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, extract_blobs, worker_count
 from anchorcheck.gitio import Background, GitRepo, TreeEntry
@@ -20,9 +20,11 @@ from anchorcheck.reference import Reference
 from anchorcheck.suppression import Suppression
 from anchorcheck.workspace import RepoSpec, Settings
 
-# What a blob gave, keyed by (blob id, language, options): its index, or the reason
-# it is not read as text, so a blob that failed is not read again either.
-BlobMemo = dict[tuple[str, str, ExtractOptions], BlobIndex | str]
+# What a blob gave, keyed by (blob id, language, cache.options_key of the options): its
+# index, or the reason it is not read as text, so a blob that failed is not read again
+# either. (The options as a string: a key holding the options dataclasses was hashed
+# field by field at every look-up, 70k of them in a cold run of the bench workspace.)
+BlobMemo = dict[tuple[str, str, str], BlobIndex | str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,8 +181,6 @@ def _crawl_many(
 
 
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
-    from anchorcheck.cache import options_key
-
     return f"snap2:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
 
 
@@ -300,7 +300,7 @@ class _Plan:
         settings: Settings, memo: BlobMemo | None, cache: BlobCache | None,
     ) -> None:
         self.repo, self.spec, self.commit = repo, spec, commit
-        self.options = options = extract_options(settings)
+        self.options = options = options_key(extract_options(settings))
         self.memo = memo = {} if memo is None else memo
         self.skipped: list[SkippedFile] = []
         self.paths: set[str] = set()
@@ -341,8 +341,10 @@ class _Plan:
 
     def _known(self, oids: Iterable[str]) -> list[str]:
         """Take what the memo knows of these blobs; return the oids still unknown."""
-        unknown = []
         memo, options = self.memo, self.options
+        if not memo:
+            return list(oids)  # a cold run: nothing known yet
+        unknown = []
         for oid in oids:
             users = self.to_read[oid]
             if not all((oid, lang, options) in memo for _, lang in users):
@@ -367,18 +369,19 @@ class _Plan:
         self.bytes_read += size
         if read:
             self.repo.blobs_read += 1
-        self.anchors_found += sum(len(r.anchors) for r in results if isinstance(r, BlobIndex))
         langs = self.langs_of[oid]
-        by_lang = dict(zip(langs, results, strict=True))
-        coded = dict(zip(langs, encoded, strict=True)) if encoded is not None else {}
+        for value in results:
+            if isinstance(value, BlobIndex):
+                self.anchors_found += len(value.anchors)
         for path, lang in self.to_read[oid]:
-            value = by_lang[lang]
+            i = langs.index(lang)  # a blob is read as one language, rarely two
+            value = results[i]
             if value == UNREADABLE:  # this clone's fault, not the blob's: never memoised
                 self.skipped.append(SkippedFile(path, value))
                 continue
             key = (oid, lang, self.options)
             if key not in self.memo:
-                self.fresh.append((oid, lang, Encoded(coded[lang]) if lang in coded else value))
+                self.fresh.append((oid, lang, Encoded(encoded[i]) if encoded is not None else value))
                 self.memo[key] = value
             self._place(path, value)
 

@@ -45,7 +45,7 @@ def language_of(path: str) -> str | None:
     if name.startswith("Dockerfile.") or name.endswith(".dockerfile"):
         return "dockerfile"
     dot = name.rfind(".")
-    if dot <= 0 or not name[:dot].lstrip("."):
+    if dot <= 0 or (name[0] == "." and not name[:dot].lstrip(".")):
         return None  # no extension (as posixpath.splitext: leading dots start none)
     ext = name[dot:]
     found = _BY_EXTENSION.get(ext)
