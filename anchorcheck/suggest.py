@@ -33,17 +33,21 @@ class Suggester:
         for key in self._by_fold:
             self._by_length[len(key)].append(key)
         self._indexed: set[int] = set()
-        self._by_deletion: dict[str, set[str]] = defaultdict(set)
+        # deletion -> the folded names it comes from (names, not candidate sets: most
+        # folded names have one candidate, and merging sets per deletion cost more
+        # than the look-ups it saved)
+        self._by_deletion: dict[str, list[str]] = defaultdict(list)
         self._memo: dict[tuple[str, int], list[str]] = {}
 
     def _index_length(self, n: int) -> None:
         if n in self._indexed:
             return
         self._indexed.add(n)
+        index = self._by_deletion
         for key in self._by_length.get(n, ()):
-            cands = self._by_fold[key]
-            for d in _deletions(key):
-                self._by_deletion[d] |= cands
+            index[key].append(key)
+            for i in range(len(key)):
+                index[key[:i] + key[i + 1:]].append(key)
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
         """Same words in another case or spacing first, then one- or two-edit typos."""
@@ -56,7 +60,8 @@ class Suggester:
         else:
             for length in (len(key) - 1, len(key), len(key) + 1):
                 self._index_length(length)
-            found = {c for d in _deletions(key) for c in self._by_deletion.get(d, ())}
+            by_fold = self._by_fold
+            found = {c for d in _deletions(key) for k in self._by_deletion.get(d, ()) for c in by_fold[k]}
             scored = sorted((edit_distance(key, _fold(c), 2), c) for c in found if c != name)
             out = [c for dist, c in scored if dist <= 2][:n]
         self._memo[name, n] = out
