@@ -11,14 +11,15 @@ from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
 from anchorcheck.finding import Finding
-from anchorcheck.gitio import Background
+from anchorcheck.gitio import Background, NameSearch
 from anchorcheck.graph import build_graph
 from anchorcheck.history import RemovedMentions, start_history
+from anchorcheck.languages import READ_PATHSPECS
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 from anchorcheck.selection import Selection
-from anchorcheck.verify import ClaimCheck, verify
+from anchorcheck.verify import ClaimCheck, verify, want_symbols
 from anchorcheck.workspace import Settings, Workspace
 
 if TYPE_CHECKING:
@@ -116,6 +117,9 @@ def run_check(
             logs.update(start_history(workspace, commits, workspace.settings.history_depth, cache))
 
     searching: RemovedMentions | None = None
+    # One search of every repo for the names AC202 and AC203 look up (each searched
+    # every repo before: two passes over every blob).
+    names = NameSearch(READ_PATHSPECS)
     try:
         index = index_workspace(workspace, memo, progress, cache,
                                 {r.spec.name: r.snapshot for r in indexed}, resolved)
@@ -128,16 +132,19 @@ def run_check(
             searching = RemovedMentions(
                 workspace, index, workspace.settings.history_depth, cache,
                 known={n: r.removals for n, r in from_files.items()},
-                known_defined={n: r.defined for n, r in from_files.items()}, started=logs)
+                known_defined={n: r.defined for n, r in from_files.items()}, started=logs, search=names)
+        want_symbols(workspace, index, names)
+        names.start()  # runs while this process resolves
         resolver = Resolver(index, workspace.settings.headings)
         resolutions = tuple(resolver.resolve(ref) for ref in index.references)
-        claims, breaches = verify(workspace, index, resolutions, cache)
+        claims, breaches = verify(workspace, index, resolutions, cache, names)
         removed = searching.result() if searching is not None else []
     finally:
         for log in logs.values():
             log.cancel()
         if searching is not None:
             searching.cancel()
+        names.cancel()
     built: list[nx.MultiDiGraph] = []
 
     def graph() -> nx.MultiDiGraph:

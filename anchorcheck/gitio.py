@@ -357,6 +357,51 @@ class WordSearch:
             search.cancel()
 
 
+class NameSearch:
+    """The lines naming any of a set of names, per repo (GitRepo.grep_words), for
+    several askers at once: AC202 (where a missing symbol is defined) and AC203 (which
+    candidates are still defined) each needed a `git grep` of every repo, two passes
+    over every blob; their names are gathered first (`want`), then one search per repo
+    runs in the background (`start`) while resolving and verifying go on."""
+
+    def __init__(self, paths: Sequence[str] = ()) -> None:
+        self._paths = paths  # pathspecs of the files searched (all, when empty)
+        self._wanted: dict[str, tuple[GitRepo, str, set[str]]] = {}
+        self._searches: dict[str, WordSearch] = {}
+        self._found: dict[str, list[tuple[str, int, str]]] = {}
+
+    def want(self, repo: str, git: GitRepo, commit: str, names: Iterable[str]) -> None:
+        """Ask for these names in `repo` at `commit` (before start)."""
+        entry = self._wanted.setdefault(repo, (git, commit, set()))
+        entry[2].update(names)
+
+    def searches(self, repo: str) -> bool:
+        """Whether `repo` will be searched (some name is wanted there)."""
+        entry = self._wanted.get(repo)
+        return entry is not None and bool(entry[2])
+
+    def covers(self, repo: str, names: Iterable[str]) -> bool:
+        entry = self._wanted.get(repo)
+        return entry is not None and entry[2].issuperset(names)
+
+    def start(self) -> None:
+        for repo, (git, commit, names) in self._wanted.items():
+            if names and repo not in self._searches:
+                self._searches[repo] = git.start_grep_words(sorted(names), commit, self._paths)
+
+    def lines(self, repo: str) -> list[tuple[str, int, str]]:
+        """(path, line, text) of every line in `repo` naming a name wanted there."""
+        if repo not in self._found:
+            self.start()
+            search = self._searches.get(repo)
+            self._found[repo] = search.result() if search is not None else []
+        return self._found[repo]
+
+    def cancel(self) -> None:
+        for search in self._searches.values():
+            search.cancel()
+
+
 class BlobReader:
     """One long-lived `git cat-file --batch` for reading blobs in batches, where a
     process reads many batches of one repo (an extraction worker keeps one per git

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
-from anchorcheck.gitio import Background, GitRepo, WordSearch
+from anchorcheck.gitio import Background, GitRepo, NameSearch, WordSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.workspace import Workspace
@@ -64,7 +64,10 @@ class RemovedMentions:
         known: Mapping[str, RemovalTable] | None = None,
         known_defined: Mapping[str, frozenset[str]] | None = None,
         started: Mapping[str, Background] | None = None,
+        search: NameSearch | None = None,
     ) -> None:
+        """`search`, when given, is asked for the candidates (and started by the
+        caller) instead of a search of this one's own."""
         self._removals: dict[str, Removal] = {}
         self._mentions: dict[str, list[Mention]] = defaultdict(list)
         self._defined: _DefinedAmong | None = None
@@ -88,7 +91,8 @@ class RemovedMentions:
                     self._removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
         if self._removals:
             commits = {name: index.snapshots[name].commit for name in gits}
-            self._defined = _DefinedAmong(gits, commits, sorted(self._removals), known_defined or {}, cache)
+            self._defined = _DefinedAmong(gits, commits, sorted(self._removals), known_defined or {}, cache,
+                                          search)
 
     def result(self) -> list[RemovedMention]:
         if self._defined is None:
@@ -116,11 +120,13 @@ class _DefinedAmong:
     def __init__(
         self, gits: Mapping[str, GitRepo], commits: Mapping[str, str], names: list[str],
         known_defined: Mapping[str, frozenset[str]], cache: BlobCache | None,
+        shared: NameSearch | None = None,
     ) -> None:
-        self._commits, self._cache = commits, cache
+        self._commits, self._cache, self._shared = commits, cache, shared
         wanted = set(names)
         self._defined: set[str] = set()
-        self._searches: dict[str, tuple[list[str], dict[str, list[str]], WordSearch]] = {}
+        # repo -> (names asked now, what the cache held, the search: None for the shared one)
+        self._searches: dict[str, tuple[list[str], dict[str, list[str]], WordSearch | None]] = {}
         try:
             for repo, git in gits.items():
                 known = known_defined.get(repo)
@@ -130,7 +136,10 @@ class _DefinedAmong:
                 stored = _asked(cache, commits[repo])
                 self._defined |= wanted & set(stored["defined"])
                 new = sorted(wanted - set(stored["asked"]))
-                if new:
+                if new and shared is not None:
+                    shared.want(repo, git, commits[repo], new)
+                    self._searches[repo] = (new, stored, None)
+                elif new:
                     search = git.start_grep_words(new, commits[repo], READ_PATHSPECS)
                     self._searches[repo] = (new, stored, search)
         except BaseException:
@@ -140,7 +149,9 @@ class _DefinedAmong:
     def result(self) -> set[str]:
         try:
             for repo, (new, stored, search) in self._searches.items():
-                lines = "\n".join(text for _, _, text in search.result())
+                found_lines = search.result() if search is not None else \
+                    self._shared.lines(repo) if self._shared is not None else []
+                lines = "\n".join(text for _, _, text in found_lines)
                 found = names_defined_in(lines) & set(new)
                 self._defined |= found
                 if self._cache is not None:
@@ -155,7 +166,8 @@ class _DefinedAmong:
 
     def cancel(self) -> None:
         for *_, search in self._searches.values():
-            search.cancel()
+            if search is not None:
+                search.cancel()
 
 
 def _asked_key(commit: str) -> str:

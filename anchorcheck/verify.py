@@ -19,7 +19,7 @@ from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
-from anchorcheck.gitio import GitRepo, WordSearch
+from anchorcheck.gitio import GitRepo, NameSearch, WordSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
@@ -77,8 +77,11 @@ class _File:
 
 def verify(
     workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution],
-    cache: BlobCache | None = None,
+    cache: BlobCache | None = None, search: NameSearch | None = None,
 ) -> tuple[list[ClaimCheck], list[ContractBreach]]:
+    """The claims that do not hold, and contracts broken. `search`, when given, was
+    asked for every symbol claim's name (want_symbols) and is read instead of
+    searching the repos again."""
     claims = [
         r for r in resolutions if r.reference.is_claim and r.status is Status.RESOLVED and r.files
     ]
@@ -104,7 +107,7 @@ def verify(
                 missing_symbols.append((res, ref.name or ""))
         elif ref.kind is RefKind.FACT:
             checks.extend(_fact(ref, res.files[0], target))
-    checks.extend(_symbols(workspace, index, missing_symbols, cache))
+    checks.extend(_symbols(workspace, index, missing_symbols, cache, search))
     breaches = [b for c in contracts for b in _contract(c, files)]
     return checks, breaches
 
@@ -218,7 +221,7 @@ def _rewrite_span(ref: Reference, old_span: str, new_span: str) -> tuple[str, st
 
 def _symbols(
     workspace: Workspace, index: WorkspaceIndex, missing: list[tuple[Resolution, str]],
-    cache: BlobCache | None = None,
+    cache: BlobCache | None = None, search: NameSearch | None = None,
 ) -> list[ClaimCheck]:
     if not missing:
         return []
@@ -231,7 +234,7 @@ def _symbols(
     if isinstance(stored, dict):
         homes = {str(k): [(str(r), str(p), int(n)) for r, p, n in v] for k, v in stored.items()}
     else:
-        homes = _definitions(workspace, index, names)
+        homes = _definitions(workspace, index, names, search)
         if cache is not None:
             cache.put_result(key, {k: [list(x) for x in v] for k, v in homes.items()})
     out = []
@@ -250,30 +253,50 @@ def _symbols(
     return out
 
 
+def want_symbols(workspace: Workspace, index: WorkspaceIndex, search: NameSearch) -> None:
+    """Ask `search` for every name a symbol claim cites, in every repo it searches
+    anyway (for AC203): before the claims are checked it is not known which are
+    missing, and a name more in a search that runs anyway costs next to nothing. A
+    search of its own only for this would be wasted when no claim is wrong."""
+    names = {r.name for r in index.references if r.kind is RefKind.SYMBOL and r.name}
+    if not names:
+        return
+    for spec in workspace.repos:
+        snap = index.snapshots.get(spec.name)
+        if snap is not None and search.searches(spec.name):
+            search.want(spec.name, GitRepo(spec.path), snap.commit, names)
+
+
 def _definitions(
-    workspace: Workspace, index: WorkspaceIndex, names: list[str]
+    workspace: Workspace, index: WorkspaceIndex, names: list[str], shared: NameSearch | None = None,
 ) -> dict[str, list[tuple[str, str, int]]]:
     """Where each name is defined now: one `git grep` per repo at its commit, all
     started at once, finds the lines naming them (GitRepo.grep_words) in the files
     anchorcheck reads (as AC203 does), the definition shapes are matched here."""
-    found: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    homes: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
-    searches: list[tuple[str, WordSearch]] = []
+    searches: list[tuple[str, WordSearch | None]] = []
     try:
         for spec in workspace.repos:
             snap = index.snapshots.get(spec.name)
-            if snap is not None:
+            if snap is None:
+                continue
+            if shared is not None and shared.covers(spec.name, names):
+                searches.append((spec.name, None))  # read from the shared search
+            else:
                 searches.append((spec.name, GitRepo(spec.path).start_grep_words(names, snap.commit,
                                                                                 READ_PATHSPECS)))
         for repo, search in searches:
-            for path, line, text in search.result():
+            lines = search.result() if search is not None else shared.lines(repo) if shared else []
+            for path, line, text in lines:
                 m = matcher.search(text)
                 if m is not None:
-                    found[m.group("a") or m.group("b")].append((repo, path, line))
+                    homes[m.group("a") or m.group("b")].append((repo, path, line))
     finally:
         for _, search in searches:
-            search.cancel()
-    return found
+            if search is not None:
+                search.cancel()
+    return homes
 
 
 # -- restated values and contracts --------------------------------------------------

@@ -220,6 +220,33 @@ def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder
                          "in runtime ('drop the healthz report') removed it from jobs.py")
 
 
+def test_ac202_and_ac203_read_one_search_of_the_repos(ws: WorkspaceBuilder) -> None:
+    # AC203 has a candidate to look up, so every repo is searched once, for it and for
+    # the symbol claims' names too; AC202 reads that search for its missing symbol.
+    from unittest import mock
+
+    from anchorcheck.gitio import GitRepo
+    from anchorcheck.repobuilder import commit
+
+    runtime = ws.repo("runtime", {"jobs.py": "def _healthz_report():\n    return 200\n",
+                                  "health.py": "def probe():\n    pass\n"})
+    commit(runtime, {"jobs.py": "def serve():\n    pass\n", "health.py": "def probe():\n    pass\n\n"
+                     "def moved():\n    pass\n"}, "drop the healthz report")
+    ws.repo("client", {"deploy.py": "# `_healthz_report()` is gone; jobs.py:moved() is not there\nx = 1\n"})
+    # A spy on the searches (the real git search runs):
+    with mock.patch.object(GitRepo, "start_grep_words", autospec=True,
+                           side_effect=GitRepo.start_grep_words) as searches:
+        out = findings(ws)
+    assert sorted((c, p, m.split(";")[0]) for c, p, _, m, _ in out) == [
+        ("AC202", "deploy.py", "runtime:jobs.py does not define moved()"),
+        ("AC203", "deploy.py", "_healthz_report is no longer defined anywhere in the workspace"),
+    ]
+    assert "it is defined at runtime:health.py:4" in next(m for c, *_, m, _ in out if c == "AC202")
+    # One search per repo, each for both names.
+    assert sorted(call.args[1] for call in searches.call_args_list) == [
+        ["_healthz_report", "moved"], ["_healthz_report", "moved"]]
+
+
 def test_symbol_moved_to_another_file_is_not_removed(ws: WorkspaceBuilder) -> None:
     from anchorcheck.repobuilder import commit
 
