@@ -13,19 +13,19 @@ from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
 from anchorcheck.finding import Finding
 from anchorcheck.gitio import Background, NameSearch
 from anchorcheck.graph import build_graph
-from anchorcheck.history import RemovedMentions, start_history
 from anchorcheck.languages import READ_PATHSPECS
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 from anchorcheck.selection import Selection
-from anchorcheck.verify import ClaimCheck, verify, want_symbols
 from anchorcheck.workspace import Settings, Workspace
 
 if TYPE_CHECKING:
     import networkx as nx
 
+    from anchorcheck.history import RemovedMentions
     from anchorcheck.index_file import IndexedRepo
+    from anchorcheck.verify import ClaimCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +101,11 @@ def run_check(
     cache: BlobCache | None = None,
     indexed: Sequence[IndexedRepo] = (),
 ) -> CheckResult:
+    # Imported here: commands that load this module without checking (merge-order's
+    # report) skip them.
+    from anchorcheck.history import RemovedMentions, start_history
+    from anchorcheck.verify import verify, want_symbols
+
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
     history = any(r.code == "AC203" for r in rules)

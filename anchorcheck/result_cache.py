@@ -27,11 +27,11 @@ from anchorcheck.extract import EXTRACTOR_VERSION
 from anchorcheck.finding import Finding, Severity
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.selection import Selection
-from anchorcheck.verify import ClaimCheck
 from anchorcheck.workspace import Workspace
 
 if TYPE_CHECKING:
     from anchorcheck.check import FingerprintedFinding
+    from anchorcheck.verify import ClaimCheck
 
 _FORMAT = 1
 
@@ -91,6 +91,7 @@ def _finding(f: Finding) -> list[Any]:
 def decode_result(doc: Any) -> tuple[tuple[FingerprintedFinding, ...], tuple[ClaimCheck, ...]] | None:
     """None when the value is not what this version writes."""
     from anchorcheck.check import FingerprintedFinding
+    from anchorcheck.verify import ClaimCheck
 
     try:
         findings = tuple(

@@ -8,13 +8,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.finding import Finding, Severity
-from anchorcheck.history import RemovedMention
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.suppression import Suppression
-from anchorcheck.verify import ClaimCheck, ContractBreach
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    # Types only: a merge-order run loads the rules but never verifies claims or
+    # reads history, and skips importing those modules (and their patterns).
+    from anchorcheck.history import RemovedMention
+    from anchorcheck.verify import ClaimCheck, ContractBreach
 
 
 @dataclass(frozen=True, slots=True)
