@@ -53,6 +53,9 @@ _FRAGMENT = re.compile(
     # is not one.
     rf"{_CAPS})|(?P<slug>[a-z0-9_-]{{0,200}}[a-z0-9_])(?![\w%]))"
 )
+# Every _FRAGMENT match holds this (a file extension right before its `#`); a `#`
+# alone (GHC's `Int#`, `#if`) does not make _FRAGMENT worth trying at every position.
+_FRAGMENT_HINT = re.compile(r"\.[A-Za-z0-9]{1,10}#")
 _NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\]")
 _MD_LINK = re.compile(
     r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
@@ -180,7 +183,7 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
         found.append((_PAREN.finditer(text), False))
     if "§" in text:
         found.append((_SECTION.finditer(text), False))
-    if "#" in text:
+    if _FRAGMENT_HINT.search(text):
         found.append((_FRAGMENT.finditer(text), True))
     for matches, fragment in found:
         for m in matches:

@@ -38,7 +38,9 @@ _RESTATES = re.compile(
     r"::(?P<key>[\w.\-\[\]]{1,200})"
 )
 _COLON_DIGIT = re.compile(r":\d")
-_AT_HINT = re.compile(r"\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
+# `\b(?:at|on)...` written to start with its letters (the word boundary checked behind
+# them), so that the engine tries it only where an `a` or an `o` stands.
+_AT_HINT = re.compile(r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
 _ANY_PATH = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}")
 _CLAIM_BEFORE = re.compile(
     r"(?:`(?P<code>[^`\n]{1,150})`|(?P<kv>(?:[A-Za-z_][\w.-]{0,80}:[ \t]+){1,6}[\w./\"'-]{1,80})"

@@ -135,3 +135,20 @@ _SEE_BITS = st.sampled_from([
 @given(st.lists(_SEE_BITS, max_size=30).map("".join))
 def test_see_matches_are_what_finditer_finds(text: str) -> None:
     assert [m.span() for m in see_matches(text)] == [m.span() for m in _SEE.finditer(text)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*"ab.#/ :\n\tL1-", "x.py", "a.hs#", "Int#", "#if", ".md#L3", "#slug",
+                                 "docs/ops.md", "ROLLBACK PATH", "at", "on", " :", "line ", "Lines ",
+                                 "bat 3", "at 4", "on\n:5", "ab.c" * 6]), max_size=30).map("".join))
+def test_hints_hold_wherever_their_patterns_match(text: str) -> None:
+    import re
+
+    from anchorcheck.citations import _FRAGMENT, _FRAGMENT_HINT
+    from anchorcheck.claims import _AT_HINT
+
+    if _FRAGMENT.search(text):
+        assert _FRAGMENT_HINT.search(text)
+    # Written to start with its letters; the same as the pattern it replaced.
+    before = re.compile(r"\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
+    assert [m.span() for m in _AT_HINT.finditer(text)] == [m.span() for m in before.finditer(text)]
