@@ -25,11 +25,16 @@ from anchorcheck.reference import Reference, RefKind
 _RANGE = r"(?P<l1>\d{1,7})(?:[ \t]*[-–][ \t]*(?P<l2>\d{1,7}))?"
 
 _PATH_LINES = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}:{_RANGE}(?![\d:])")
+# (`\b(?:at|on)` written as its letters then the word boundary behind them: the engine
+# then tries it only at an `a` or an `o`, not at every position.)
 _AT_LINES = re.compile(
-    rf"\b(?:at|on)[ \t\n]+(?P<loc>(?i:lines?)[ \t]+|:){_RANGE}(?![\w:])"
+    rf"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?P<loc>(?i:lines?)[ \t]+|:){_RANGE}(?![\w:])"
     rf"(?:[ \t\n]+(?:of|in)[ \t\n]+{_RUN_START}(?:{_REPO})?{_PATH})?"
 )
 _PATH_SYMBOL = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}:(?P<name>[A-Za-z_]\w{{0,100}})\(\)")
+# Every _PATH_SYMBOL match holds this: a comment with `()` somewhere (most docstrings)
+# is searched by _PATH_SYMBOL, which no literal starts, only when it holds `:name()`.
+_PATH_SYMBOL_HINT = re.compile(r":[A-Za-z_]\w{0,100}\(\)")
 _SYMBOL_IN = re.compile(
     rf"`(?P<name>[A-Za-z_][\w.]{{0,150}})\(\)`[ \t\n]+in[ \t\n]+{_RUN_START}(?:{_REPO})?{_PATH}"
 )
@@ -96,7 +101,8 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
     # Each pattern runs only where its literal occurs (`:` alone is everywhere in
     # Haskell comments: `::`).
     if "()" in text:
-        for pattern in (_PATH_SYMBOL, _SYMBOL_IN):
+        patterns = (_PATH_SYMBOL, _SYMBOL_IN) if _PATH_SYMBOL_HINT.search(text) else (_SYMBOL_IN,)
+        for pattern in patterns:
             for m in pattern.finditer(text):
                 path = m.group("path").removeprefix("./")
                 if looks_like_path(path) and free(m):

@@ -140,15 +140,25 @@ def test_see_matches_are_what_finditer_finds(text: str) -> None:
 @settings(max_examples=500, deadline=None)
 @given(st.lists(st.sampled_from([*"ab.#/ :\n\tL1-", "x.py", "a.hs#", "Int#", "#if", ".md#L3", "#slug",
                                  "docs/ops.md", "ROLLBACK PATH", "at", "on", " :", "line ", "Lines ",
-                                 "bat 3", "at 4", "on\n:5", "ab.c" * 6]), max_size=30).map("".join))
+                                 "bat 3", "at 4", "on\n:5", "ab.c" * 6, "f()", ":g()", "a.py:h()", "repo:",
+                                 " of ", " in ", "`x`", "on line 2 of b.py"]), max_size=30).map("".join))
 def test_hints_hold_wherever_their_patterns_match(text: str) -> None:
     import re
 
     from anchorcheck.citations import _FRAGMENT, _FRAGMENT_HINT
-    from anchorcheck.claims import _AT_HINT
+    from anchorcheck.claims import _AT_HINT, _AT_LINES, _PATH_SYMBOL, _PATH_SYMBOL_HINT, _RANGE
+    from anchorcheck.locations import PATH, REPO, RUN_START
 
     if _FRAGMENT.search(text):
         assert _FRAGMENT_HINT.search(text)
+    if _PATH_SYMBOL.search(text):
+        assert _PATH_SYMBOL_HINT.search(text)
+    at_lines_before = re.compile(
+        rf"\b(?:at|on)[ \t\n]+(?P<loc>(?i:lines?)[ \t]+|:){_RANGE}(?![\w:])"
+        rf"(?:[ \t\n]+(?:of|in)[ \t\n]+{RUN_START}(?:{REPO})?{PATH})?"
+    )
+    assert [m.groupdict() | {"span": m.span()} for m in _AT_LINES.finditer(text)] == \
+        [m.groupdict() | {"span": m.span()} for m in at_lines_before.finditer(text)]
     # Written to start with its letters; the same as the pattern it replaced.
     before = re.compile(r"\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
     assert [m.span() for m in _AT_HINT.finditer(text)] == [m.span() for m in before.finditer(text)]
