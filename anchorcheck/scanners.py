@@ -565,11 +565,13 @@ def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentL
     return tuple(out)
 
 
+_NESTING = re.compile(r"\{-|-\}")
+
+
 def _nested_end(text: str, start: int) -> int:
     """End offset of a Haskell `{- -}` comment, which nests."""
     depth = 0
-    tokens = re.compile(r"\{-|-\}")
-    for m in tokens.finditer(text, start):
+    for m in _NESTING.finditer(text, start):
         depth += 1 if m.group(0) == "{-" else -1
         if depth == 0:
             return m.end()
