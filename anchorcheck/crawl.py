@@ -303,7 +303,6 @@ class _Plan:
         self.options = options = options_key(extract_options(settings))
         self.memo = memo = {} if memo is None else memo
         self.skipped: list[SkippedFile] = []
-        self.paths: set[str] = set()
         self.oids: dict[str, str] = {}
         self.per_path: dict[str, BlobIndex] = {}
         self.fresh: list[tuple[str, str, BlobIndex | str | Encoded]] = []
@@ -315,8 +314,7 @@ class _Plan:
             if entry.is_submodule:
                 self.skipped.append(SkippedFile(entry.path, "submodule"))
                 continue
-            self.paths.add(entry.path)
-            self.oids[entry.path] = entry.oid
+            self.oids[entry.path] = entry.oid  # its keys are the snapshot's paths
             if entry.is_symlink:
                 continue  # never followed: its target may lie outside the snapshot
             lang = language_of(entry.path)
@@ -410,7 +408,7 @@ class _Plan:
             repo=name,
             ref=self.spec.ref,
             commit=self.commit,
-            paths=frozenset(self.paths),
+            paths=frozenset(self.oids),
             anchors=tuple(anchors),
             references=tuple(refs),
             line_counts=line_counts,

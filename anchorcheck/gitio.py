@@ -182,23 +182,13 @@ class GitRepo:
         fields = [f for f in done.stdout.decode(errors=PATH_ERRORS).split("\0") if f]
         return tuple(sorted(set(fields[1:])))
 
-    def grep_words(
-        self, words: Sequence[str], commit: str, paths: Sequence[str] = ()
-    ) -> list[tuple[str, int, str]]:
-        """(path, line, text) of every line at `commit` (in files matching the pathspecs
-        `paths`, or all) holding one of `words` as a whole word. Callers match the exact
-        shape they want on these lines in Python: a plain alternation of names is what
-        git searches fastest (PCRE; POSIX where git lacks it), and `-F -w` with many
-        words is pathologically slow in git."""
-        search = self.start_grep_words(words, commit, paths)
-        try:
-            return search.result()
-        finally:
-            search.cancel()
-
     def start_grep_words(self, words: Sequence[str], commit: str, paths: Sequence[str] = ()) -> WordSearch:
-        """grep_words, started in the background: the searches of several repos run at
-        once (each git grep keeps a core only partly busy inflating blobs)."""
+        """Start finding every line at `commit` (in files matching the pathspecs
+        `paths`, or all) holding one of `words` as a whole word; `result()` gives them
+        as (path, line, text). Callers match the exact shape they want on these lines
+        in Python: a plain alternation of names is what git searches fastest (PCRE;
+        POSIX where git lacks it), and `-F -w` with many words is pathologically slow in
+        git. Started in the background: the searches of several repos run at once."""
         return WordSearch(self, words, commit, paths)
 
     def grep_parts(
@@ -320,7 +310,8 @@ class Background:
 
 
 class WordSearch:
-    """GitRepo.grep_words running in the background: `result()` waits for it."""
+    """GitRepo.start_grep_words's search, running in the background: `result()` waits
+    for it."""
 
     _CHUNK = 300  # words per search: git's regex grows with every alternative
 
@@ -358,7 +349,7 @@ class WordSearch:
 
 
 class NameSearch:
-    """The lines naming any of a set of names, per repo (GitRepo.grep_words), for
+    """The lines naming any of a set of names, per repo (GitRepo.start_grep_words), for
     several askers at once: AC202 (where a missing symbol is defined) and AC203 (which
     candidates are still defined) each needed a `git grep` of every repo, two passes
     over every blob; their names are gathered first (`want`), then one search per repo

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
-from anchorcheck.gitio import Background, GitRepo, NameSearch, WordSearch
+from anchorcheck.gitio import Background, GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.workspace import Workspace
@@ -67,10 +67,11 @@ class RemovedMentions:
         search: NameSearch | None = None,
     ) -> None:
         """`search`, when given, is asked for the candidates (and started by the
-        caller) instead of a search of this one's own."""
+        caller, who may have asked it for more names); else one of its own is."""
         self._removals: dict[str, Removal] = {}
         self._mentions: dict[str, list[Mention]] = defaultdict(list)
         self._defined: _DefinedAmong | None = None
+        self._own: NameSearch | None = None  # a search this one started, to cancel
         if depth <= 0:
             return
         known = known or {}  # removal tables that came with an index file, by repo
@@ -91,8 +92,12 @@ class RemovedMentions:
                     self._removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
         if self._removals:
             commits = {name: index.snapshots[name].commit for name in gits}
+            if search is None:
+                search = self._own = NameSearch(READ_PATHSPECS)
             self._defined = _DefinedAmong(gits, commits, sorted(self._removals), known_defined or {}, cache,
                                           search)
+            if self._own is not None:
+                self._own.start()
 
     def result(self) -> list[RemovedMention]:
         if self._defined is None:
@@ -105,69 +110,51 @@ class RemovedMentions:
         ]
 
     def cancel(self) -> None:
-        if self._defined is not None:
-            self._defined.cancel()
+        if self._own is not None:
+            self._own.cancel()
 
 
 class _DefinedAmong:
     """Which of `names` something defines in some repo. Only lines holding one of the
-    names are asked of git (GitRepo.grep_words; the repos searched at once, in the
-    background), and the definition shapes are matched on them here: listing every
-    name defined in GHC took git 1-1.2 s, the few lines naming a handful of
-    candidates 0.5-0.6 s. What each commit was asked and what it defines is cached, so
-    a later run asks git only for names new to that commit."""
+    names are asked of git (through `search`, a NameSearch its owner starts: one `git
+    grep` per repo, all at once, in the background), and the definition shapes are
+    matched on them here: listing every name defined in GHC took git 1-1.2 s, the few
+    lines naming a handful of candidates 0.5-0.6 s. What each commit was asked and
+    what it defines is cached, so a later run asks git only for names new to that
+    commit."""
 
     def __init__(
         self, gits: Mapping[str, GitRepo], commits: Mapping[str, str], names: list[str],
-        known_defined: Mapping[str, frozenset[str]], cache: BlobCache | None,
-        shared: NameSearch | None = None,
+        known_defined: Mapping[str, frozenset[str]], cache: BlobCache | None, search: NameSearch,
     ) -> None:
-        self._commits, self._cache, self._shared = commits, cache, shared
+        self._commits, self._cache, self._search = commits, cache, search
         wanted = set(names)
         self._defined: set[str] = set()
-        # repo -> (names asked now, what the cache held, the search: None for the shared one)
-        self._searches: dict[str, tuple[list[str], dict[str, list[str]], WordSearch | None]] = {}
-        try:
-            for repo, git in gits.items():
-                known = known_defined.get(repo)
-                if known is not None:  # came with an index file
-                    self._defined |= known & wanted
-                    continue
-                stored = _asked(cache, commits[repo])
-                self._defined |= wanted & set(stored["defined"])
-                new = sorted(wanted - set(stored["asked"]))
-                if new and shared is not None:
-                    shared.want(repo, git, commits[repo], new)
-                    self._searches[repo] = (new, stored, None)
-                elif new:
-                    search = git.start_grep_words(new, commits[repo], READ_PATHSPECS)
-                    self._searches[repo] = (new, stored, search)
-        except BaseException:
-            self.cancel()
-            raise
+        self._asked: dict[str, tuple[list[str], dict[str, list[str]]]] = {}  # repo -> (new, cached)
+        for repo, git in gits.items():
+            known = known_defined.get(repo)
+            if known is not None:  # came with an index file
+                self._defined |= known & wanted
+                continue
+            stored = _asked(cache, commits[repo])
+            self._defined |= wanted & set(stored["defined"])
+            new = sorted(wanted - set(stored["asked"]))
+            if new:
+                search.want(repo, git, commits[repo], new)
+                self._asked[repo] = (new, stored)
 
     def result(self) -> set[str]:
-        try:
-            for repo, (new, stored, search) in self._searches.items():
-                found_lines = search.result() if search is not None else \
-                    self._shared.lines(repo) if self._shared is not None else []
-                lines = "\n".join(text for _, _, text in found_lines)
-                found = names_defined_in(lines) & set(new)
-                self._defined |= found
-                if self._cache is not None:
-                    self._cache.put_result(_asked_key(self._commits[repo]), {
-                        "asked": sorted({*stored["asked"], *new}),
-                        "defined": sorted({*stored["defined"], *found}),
-                    })
-        finally:
-            self.cancel()
-        self._searches = {}
+        for repo, (new, stored) in self._asked.items():
+            lines = "\n".join(text for _, _, text in self._search.lines(repo))
+            found = names_defined_in(lines) & set(new)
+            self._defined |= found
+            if self._cache is not None:
+                self._cache.put_result(_asked_key(self._commits[repo]), {
+                    "asked": sorted({*stored["asked"], *new}),
+                    "defined": sorted({*stored["defined"], *found}),
+                })
+        self._asked = {}
         return self._defined
-
-    def cancel(self) -> None:
-        for *_, search in self._searches.values():
-            if search is not None:
-                search.cancel()
 
 
 def _asked_key(commit: str) -> str:

@@ -19,7 +19,7 @@ from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
-from anchorcheck.gitio import GitRepo, NameSearch, WordSearch
+from anchorcheck.gitio import GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
@@ -271,31 +271,31 @@ def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str], shared: NameSearch | None = None,
 ) -> dict[str, list[tuple[str, str, int]]]:
     """Where each name is defined now: one `git grep` per repo at its commit, all
-    started at once, finds the lines naming them (GitRepo.grep_words) in the files
-    anchorcheck reads (as AC203 does), the definition shapes are matched here."""
+    started at once (a NameSearch: `shared` for the repos it already searches for
+    these names, one of its own for the rest), finds the lines naming them in the files
+    anchorcheck reads (as AC203 does); the definition shapes are matched here."""
     homes: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
-    searches: list[tuple[str, WordSearch | None]] = []
+    own = NameSearch(READ_PATHSPECS)
+    searched: list[tuple[str, NameSearch]] = []
     try:
         for spec in workspace.repos:
             snap = index.snapshots.get(spec.name)
             if snap is None:
                 continue
             if shared is not None and shared.covers(spec.name, names):
-                searches.append((spec.name, None))  # read from the shared search
+                searched.append((spec.name, shared))
             else:
-                searches.append((spec.name, GitRepo(spec.path).start_grep_words(names, snap.commit,
-                                                                                READ_PATHSPECS)))
-        for repo, search in searches:
-            lines = search.result() if search is not None else shared.lines(repo) if shared else []
-            for path, line, text in lines:
+                own.want(spec.name, GitRepo(spec.path), snap.commit, names)
+                searched.append((spec.name, own))
+        own.start()
+        for repo, search in searched:
+            for path, line, text in search.lines(repo):
                 m = matcher.search(text)
                 if m is not None:
                     homes[m.group("a") or m.group("b")].append((repo, path, line))
     finally:
-        for _, search in searches:
-            if search is not None:
-                search.cancel()
+        own.cancel()
     return homes
 
 

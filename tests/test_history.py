@@ -10,7 +10,7 @@ from typing import Any
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import extract_options
-from anchorcheck.gitio import GitRepo
+from anchorcheck.gitio import GitRepo, NameSearch
 from anchorcheck.history import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,
@@ -41,7 +41,14 @@ _FILES: dict[str, str | bytes] = {
 
 
 def _defined_among(*args: Any) -> set[str]:
-    return _DefinedAmong(*args).result()
+    """_DefinedAmong's answer, through a search of its own (as RemovedMentions makes)."""
+    search = NameSearch(READ_PATHSPECS)
+    asked = _DefinedAmong(*args, search)
+    search.start()
+    try:
+        return asked.result()
+    finally:
+        search.cancel()
 
 
 def _repo(tmp_path: Path) -> tuple[GitRepo, str]:
@@ -102,5 +109,5 @@ def test_a_line_with_a_form_feed_is_one_record(tmp_path: Path) -> None:
     path = init_repo(tmp_path / "r", {"a.py": "x = 1\x0cname_after = 2\n"})
     git = GitRepo(path)
     head = git.resolve("HEAD")
-    assert git.grep_words(["name_after"], head) == [("a.py", 1, "x = 1\x0cname_after = 2")]
-    assert re.search("name_after", git.grep_words(["x"], head)[0][2])
+    assert git.start_grep_words(["name_after"], head).result() == [("a.py", 1, "x = 1\x0cname_after = 2")]
+    assert re.search("name_after", git.start_grep_words(["x"], head).result()[0][2])
