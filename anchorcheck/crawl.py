@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import json
 import subprocess
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, extract_blobs, worker_count
 from anchorcheck.gitio import Background, GitRepo, TreeEntry
 from anchorcheck.languages import language_of
+from anchorcheck.lazy import LazyMapping, LazyReferences
 from anchorcheck.reference import Reference
 from anchorcheck.suppression import Suppression
 from anchorcheck.workspace import RepoSpec, Settings
@@ -64,10 +66,11 @@ class SnapshotIndex:
     commit: str
     paths: frozenset[str]
     anchors: tuple[Anchor, ...]
-    references: tuple[Reference, ...]
-    line_counts: dict[str, int] = field(hash=False, compare=False)
+    # A tuple, or from the snapshot cache a LazyReferences (decoded when first read).
+    references: Sequence[Reference]
+    line_counts: Mapping[str, int] = field(hash=False, compare=False)
     # path -> blob id, so claims can read just the files they name, later.
-    oids: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    oids: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
     skipped: tuple[SkippedFile, ...] = ()
     mentions: tuple[Mention, ...] = ()
     suppressions: tuple[Suppression, ...] = ()
@@ -181,58 +184,82 @@ def _crawl_many(
 
 
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
-    return f"snap2:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
+    return f"snap3:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
 
 
 def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
-    from anchorcheck.cache import encode_blob_index
+    """A snapshot as stored (the snapshot cache, index files). Laid out for a cheap
+    load: blob ids as one string and line counts as a list, both beside the list of
+    paths (two dicts of 25k entries were a third of decoding GHC's), and the
+    references as a JSON text of their own, decoded only when used (lazy.py)."""
+    from anchorcheck.cache import encode_blob_index, encode_reference
 
-    blob = BlobIndex(snap.anchors, snap.references, 0, 0,
-                     tuple((m.name, m.line, m.col) for m in snap.mentions), snap.suppressions)
+    files = list(snap.oids)
+    oids = [snap.oids[p] for p in files]
+    blob = BlobIndex(snap.anchors, (), 0, 0, tuple((m.name, m.line, m.col) for m in snap.mentions),
+                     snap.suppressions)
+    refs = tuple(snap.references)
     doc: dict[str, Any] = {
         "commit": snap.commit,
-        "oids": snap.oids,
-        "lines": snap.line_counts,
+        "files": files,
         "skipped": [[s.path, s.reason] for s in snap.skipped],
         "index": encode_blob_index(blob),
         "anchor_paths": [a.path for a in snap.anchors],
-        "ref_paths": [r.path for r in snap.references],
         "mention_paths": [m.path for m in snap.mentions],
         "suppression_paths": [s.path for s in snap.suppressions],
+        "refs": json.dumps([[r.path for r in refs], [encode_reference(r) for r in refs]],
+                           ensure_ascii=False, separators=(",", ":")),
     }
+    if len({len(o) for o in oids}) <= 1:
+        doc["oids"] = "".join(oids)
+    else:  # (ids of one width in any real repo; kept whole otherwise)
+        doc["oids"] = dict(snap.oids)
+    if snap.line_counts.keys() <= snap.oids.keys():
+        doc["lines"] = [snap.line_counts.get(p) for p in files]
+    else:
+        doc["lines"] = dict(snap.line_counts)
     if snap.paths != snap.oids.keys():
-        # A crawl's paths are its blob ids' keys (a sixth of GHC's value, decoded on
-        # every merge-order run): stored only where they differ.
+        # A crawl's paths are its blob ids' keys: stored only where they differ.
         doc["paths"] = sorted(snap.paths)
     return doc
 
 
 def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
-    """None when the stored value is not what this version writes (then: rebuild)."""
-    from anchorcheck.cache import decode_blob_index
+    """None when the stored value is not what this version writes (then: rebuild).
+    Reads the layout of snapshot_to_json and the one before it (index files of
+    formats 1 and 2: blob ids and line counts as dicts, references in the index)."""
+    from anchorcheck.cache import decode_blob_index, decode_reference
 
     try:
         name = spec.name
-        places = {"a": doc["anchor_paths"], "r": doc["ref_paths"], "s": doc["suppression_paths"]}
+        places = {"a": doc["anchor_paths"], "r": doc.get("ref_paths", []), "s": doc["suppression_paths"]}
         blob = decode_blob_index(doc["index"], name, places)
         if not isinstance(blob, BlobIndex):
             return None
         mention_paths = [str(p) for p in doc["mention_paths"]]
-        lines, oids = doc["lines"], doc["oids"]
-        paths = doc.get("paths", oids)
+        if "files" in doc:
+            files: Any = doc["files"]
+            oids = _stored_oids(files, doc["oids"])
+            lines = _stored_lines(files, doc["lines"])
+            if oids is None or lines is None or not isinstance(doc["refs"], str):
+                return None
+            references: Sequence[Reference] = LazyReferences(doc["refs"], name, decode_reference)
+        else:
+            files, lines, oids = doc["oids"], doc["lines"], doc["oids"]
+            if not (isinstance(lines, dict) and isinstance(oids, dict)
+                    and set(map(type, lines.values())) <= {int} and set(map(type, oids.values())) <= {str}):
+                return None
+            references = blob.references
+        paths = doc.get("paths", files)
         # Checked, not converted: tens of thousands of paths per repo, and JSON already
-        # gives str and int (a merge-order run decodes every repo's snapshot). The
-        # types are gathered by map (no Python loop).
-        if not (isinstance(paths, list | dict) and isinstance(lines, dict) and isinstance(oids, dict)
-                and set(map(type, paths)) <= {str}
-                and set(map(type, lines.values())) <= {int}
-                and set(map(type, oids.values())) <= {str}):
+        # gives str and int. The types are gathered by map (no Python loop).
+        if not (isinstance(paths, list | dict) and set(map(type, paths)) <= {str}):
             return None
         return SnapshotIndex(
             repo=name, ref=spec.ref, commit=str(doc["commit"]),
             paths=frozenset(paths),
             anchors=blob.anchors,
-            references=blob.references,
+            references=references,
             line_counts=lines,
             oids=oids,
             skipped=tuple(SkippedFile(str(p), str(r)) for p, r in doc["skipped"]),
@@ -242,6 +269,31 @@ def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _stored_oids(files: Any, stored: Any) -> Mapping[str, str] | None:
+    """Blob ids by path, built when first read, from ids of one width in one string."""
+    if not (isinstance(files, list) and set(map(type, files)) <= {str}):
+        return None
+    if isinstance(stored, dict):
+        return stored if set(map(type, stored.values())) <= {str} else None
+    if not isinstance(stored, str):
+        return None
+    width = len(stored) // len(files) if files else 0
+    if width * len(files) != len(stored) or (files and width not in (40, 64)):
+        return None
+    return LazyMapping(lambda: dict(zip(files, [stored[i:i + width] for i in range(0, len(stored), width)],
+                                        strict=True)))
+
+
+def _stored_lines(files: list[str], stored: Any) -> Mapping[str, int] | None:
+    """Line counts by path (None for a file not read), built when first read."""
+    if isinstance(stored, dict):
+        return stored if set(map(type, stored.values())) <= {int} else None
+    if not (isinstance(stored, list) and len(stored) == len(files)
+            and set(map(type, stored)) <= {int, type(None)}):
+        return None
+    return LazyMapping(lambda: {p: n for p, n in zip(files, stored, strict=True) if n is not None})
 
 
 def index_entries(

@@ -13,3 +13,7 @@ class ConfigError(AnchorcheckError):
 
 class GitError(AnchorcheckError):
     """A repository or ref cannot be read."""
+
+
+class CacheError(AnchorcheckError):
+    """A part of a stored value, decoded only when used, is damaged."""

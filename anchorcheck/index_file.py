@@ -32,10 +32,12 @@ from anchorcheck.history import RemovalTable
 from anchorcheck.workspace import RepoSpec, Settings, Workspace
 
 FORMAT = "anchorcheck-index"
-# 2: a snapshot's paths are left out when they are its blob ids' keys (as the cache
-# stores them). Version 1 files hold the same data with the paths written out.
-VERSION = 2
-_READS = (1, 2)
+# 3: a snapshot's blob ids as one string and its line counts as a list beside its
+# paths, its references as a text of their own (crawl.snapshot_to_json, as the cache
+# stores them). 2: blob ids and line counts as dicts, the paths left out when they are
+# the ids' keys. 1: the same with the paths written out. All three are read.
+VERSION = 3
+_READS = (1, 2, 3)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry
+from anchorcheck.lazy import of_kind
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex
 from anchorcheck.suggest import suggest
@@ -190,14 +191,14 @@ def overlay(base: SnapshotIndex, touched: SnapshotIndex, changed: set[str]) -> S
     def keep(items: Iterable[Any]) -> tuple[Any, ...]:
         return tuple(x for x in items if x.path not in changed)
 
-    oids = {p: o for p, o in base.oids.items() if p not in changed} | touched.oids
-    lines = {p: n for p, n in base.line_counts.items() if p not in changed} | touched.line_counts
+    oids = {**{p: o for p, o in base.oids.items() if p not in changed}, **touched.oids}
+    lines = {**{p: n for p, n in base.line_counts.items() if p not in changed}, **touched.line_counts}
     return replace(
         base,
         commit=touched.commit,
         paths=frozenset(p for p in base.paths if p not in changed) | touched.paths,
         anchors=keep(base.anchors) + touched.anchors,
-        references=keep(base.references) + touched.references,
+        references=keep(base.references) + tuple(touched.references),
         line_counts=lines,
         oids=oids,
         skipped=keep(base.skipped) + touched.skipped,
@@ -272,7 +273,10 @@ def _anchor_key(a: Anchor) -> tuple[str, str, str]:
 def _dependencies(world: Scenarios, result: Analysis) -> None:
     labels = [c.label for c in result.changes]
     everything = world.resolver(labels)
-    base_texts = {(r.repo, r.path, r.text) for r in result.base.references}
+    # Whether a reference is new: only the changed repos' base references can tell
+    # (the others stay undecoded: lazy.py).
+    base_texts = {(r.repo, r.path, r.text) for repo in {c.repo for c in result.changes}
+                  for r in world.base_snaps[repo].references}
     for b in result.changes:
         alone = world.resolver([b.label])
         for ref in _refs_of(world, b, frozenset({b.label})):
@@ -519,8 +523,8 @@ def _facts(world: Scenarios, result: Analysis) -> None:
     """Facts a change moves that are restated elsewhere (markers) or in contracts."""
     base = world.resolver(())
     restated: dict[tuple[str, str, str], list[Reference]] = {}
-    for ref in result.base.references:
-        if ref.kind is RefKind.FACT:
+    for snap in result.base.snapshots.values():
+        for ref in of_kind(snap.references, RefKind.FACT):  # decodes nothing when a repo has none
             res = base.resolve(ref)
             if res.status is Status.RESOLVED and res.files:
                 repo, path = res.files[0]

@@ -140,15 +140,72 @@ def test_stored_snapshots_round_trip_with_and_without_their_paths(ws: WorkspaceB
     snap = run_check(workspace).index.snapshots["r"]
     spec = workspace.repos[0]
     doc = snapshot_to_json(snap)
-    assert "paths" not in doc and len(doc["oids"]) == 6  # the paths are the blob ids' keys
+    # The paths are the blob ids' keys; the ids are one string beside them.
+    assert "paths" not in doc and len(doc["files"]) == 6 and len(doc["oids"]) == 6 * 40
     plain = replace(snap, files_read=0, bytes_read=0)
-    assert snapshot_from_json(json.loads(json.dumps(doc)), spec) == plain
-    # Paths that are not (a snapshot of other making) are kept; so are those of a
-    # value written with them (index files of format 1).
+    back = snapshot_from_json(json.loads(json.dumps(doc)), spec)
+    assert back == plain
+    assert back is not None and dict(back.oids) == snap.oids and dict(back.line_counts) == snap.line_counts
+    # Paths that are not (a snapshot of other making) are kept.
     odd = replace(plain, paths=plain.paths | {"sub/module"})
     assert snapshot_from_json(json.loads(json.dumps(snapshot_to_json(odd))), spec) == odd
     assert snapshot_from_json({**doc, "paths": sorted(snap.paths)}, spec) == plain
-    # A path that is not a string, in either place, makes the value a miss.
+    # A path that is not a string, ids of a width no object format has, line counts
+    # of another number of files, references that are not text: a miss.
     assert snapshot_from_json({**doc, "paths": [1]}, spec) is None
-    assert snapshot_from_json({**doc, "oids": {"a.py": 1}}, spec) is None
-    assert snapshot_from_json({**doc, "oids": {"a.py": "x"}, "lines": {"a.py": "1"}}, spec) is None
+    assert snapshot_from_json({**doc, "files": [*doc["files"][:5], 1]}, spec) is None
+    assert snapshot_from_json({**doc, "oids": doc["oids"][:-6]}, spec) is None
+    assert snapshot_from_json({**doc, "lines": doc["lines"][1:]}, spec) is None
+    assert snapshot_from_json({**doc, "lines": ["1"] * 6}, spec) is None
+    assert snapshot_from_json({**doc, "refs": [[], []]}, spec) is None
+
+
+def test_stored_snapshots_of_the_layout_before_still_read(ws: WorkspaceBuilder) -> None:
+    """Index files of formats 1 and 2 hold blob ids and line counts as dicts and the
+    references inside the index."""
+    from dataclasses import replace
+
+    from anchorcheck.cache import encode_blob_index
+    from anchorcheck.crawl import snapshot_from_json
+    from anchorcheck.extract import BlobIndex
+
+    many_files(ws, 3)
+    workspace = load_workspace(ws.config())
+    snap = run_check(workspace).index.snapshots["r"]
+    blob = BlobIndex(snap.anchors, tuple(snap.references), 0, 0, (), snap.suppressions)
+    old = {"commit": snap.commit, "oids": dict(snap.oids), "lines": dict(snap.line_counts), "skipped": [],
+           "index": encode_blob_index(blob), "anchor_paths": [a.path for a in snap.anchors],
+           "ref_paths": [r.path for r in snap.references], "mention_paths": [],
+           "suppression_paths": [s.path for s in snap.suppressions]}
+    back = snapshot_from_json(json.loads(json.dumps(old)), workspace.repos[0])
+    assert back == replace(snap, files_read=0, bytes_read=0, mentions=())
+    assert snapshot_from_json({**old, "oids": {"a.py": 1}}, workspace.repos[0]) is None
+    assert snapshot_from_json({**old, "lines": {"a.py": "1"}}, workspace.repos[0]) is None
+
+
+def test_stored_references_decode_when_read_and_a_damaged_part_is_one_clear_error(
+    ws: WorkspaceBuilder,
+) -> None:
+    from anchorcheck.crawl import snapshot_from_json, snapshot_to_json
+    from anchorcheck.errors import CacheError
+    from anchorcheck.lazy import LazyReferences, of_kind
+    from anchorcheck.reference import RefKind
+
+    many_files(ws, 3)
+    workspace = load_workspace(ws.config())
+    snap = run_check(workspace).index.snapshots["r"]
+    spec = workspace.repos[0]
+    doc = snapshot_to_json(snap)
+    back = snapshot_from_json(doc, spec)
+    assert back is not None and isinstance(back.references, LazyReferences)
+    # No restated value in the repo: asking for them decodes nothing.
+    assert of_kind(back.references, RefKind.FACT) == []
+    assert back.references._items is None
+    assert of_kind(back.references, RefKind.HEADING) == [r for r in snap.references if r.kind is RefKind.HEADING]
+    assert list(back.references) == list(snap.references) and len(back.references) == len(snap.references)
+    assert back.references[0] == snap.references[0] and hash(back.references) == hash(tuple(snap.references))
+    assert () + back.references == tuple(snap.references)  # noqa: RUF005 - what overlay() does
+    damaged = snapshot_from_json({**doc, "refs": doc["refs"][:-3]}, spec)
+    assert damaged is not None
+    with pytest.raises(CacheError, match="damaged snapshot of r"):
+        list(damaged.references)

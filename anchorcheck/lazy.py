@@ -1,0 +1,125 @@
+"""Parts of a stored snapshot that are decoded on first use.
+
+A merge-order run loads every repo's stored snapshot (resolving a change's references
+needs every repo's anchors and paths) but reads the references, blob ids and line
+counts only of the repos its changes touch: decoding GHC's 10k references and 25k blob
+ids for a networkx PR was a fifth of the run. These containers hold the encoded text
+and decode it when first asked; they compare and hash as the plain values do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, TypeVar, overload
+
+from anchorcheck.errors import CacheError
+from anchorcheck.reference import Reference, RefKind
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class LazyMapping(Mapping[_K, _V]):
+    """A dict built by `build` when first read."""
+
+    __slots__ = ("_build", "_made")
+
+    def __init__(self, build: Callable[[], dict[_K, _V]]) -> None:
+        self._build: Callable[[], dict[_K, _V]] | None = build
+        self._made: dict[_K, _V] | None = None
+
+    def _dict(self) -> dict[_K, _V]:
+        if self._made is None:
+            assert self._build is not None
+            self._made, self._build = self._build(), None
+        return self._made
+
+    def __getitem__(self, key: _K) -> _V:
+        return self._dict()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._dict()
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._dict())
+
+    def __len__(self) -> int:
+        return len(self._dict())
+
+    def __repr__(self) -> str:
+        return f"LazyMapping({self._dict()!r})"
+
+
+class LazyReferences(Sequence[Reference]):
+    """A repo's references, from `encoded` (JSON: [paths, references], each reference
+    as cache.encode_reference writes it) when first read. `decode` is
+    cache.decode_reference (passed in: the cache module imports this one's users)."""
+
+    __slots__ = ("_decode", "_encoded", "_items", "_repo")
+
+    def __init__(self, encoded: str, repo: str, decode: Callable[[list[Any], str, str], Reference]) -> None:
+        self._encoded = encoded
+        self._repo = repo
+        self._decode = decode
+        self._items: tuple[Reference, ...] | None = None
+
+    def _all(self) -> tuple[Reference, ...]:
+        if self._items is None:
+            try:
+                paths, refs = json.loads(self._encoded)
+                decode, repo = self._decode, self._repo
+                self._items = tuple(decode(r, repo, str(p)) for r, p in zip(refs, paths, strict=True))
+            except (ValueError, TypeError, KeyError, IndexError) as exc:
+                # The value around it was read and checked; this part only now.
+                raise CacheError(f"the cache holds a damaged snapshot of {self._repo} ({exc}); "
+                                 "run again with --no-cache or delete the cache") from None
+            self._encoded = ""
+        return self._items
+
+    def of_kind(self, kind: RefKind) -> list[Reference]:
+        """The references of one kind. Restated values (FACT), which every merge-order
+        run looks for in every repo, are rare: when the encoded text has no reference
+        of the kind (each starts `["<kind>",`), nothing is decoded."""
+        if self._items is None and f'["{kind.value}",' not in self._encoded:
+            return []
+        return [r for r in self._all() if r.kind is kind]
+
+    @overload
+    def __getitem__(self, i: int) -> Reference: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[Reference, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> Reference | tuple[Reference, ...]:
+        return self._all()[i]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[Reference]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyReferences):
+            other = other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __add__(self, other: Sequence[Reference]) -> tuple[Reference, ...]:
+        return self._all() + tuple(other)
+
+    def __radd__(self, other: Sequence[Reference]) -> tuple[Reference, ...]:
+        return tuple(other) + self._all()
+
+    def __repr__(self) -> str:
+        return f"LazyReferences({self._all()!r})"
+
+
+def of_kind(refs: Sequence[Reference], kind: RefKind) -> list[Reference]:
+    """The references of one kind, decoding no more than needed (LazyReferences)."""
+    if isinstance(refs, LazyReferences):
+        return refs.of_kind(kind)
+    return [r for r in refs if r.kind is kind]
