@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -221,14 +222,19 @@ def analyse(
     if len(set(labels)) != len(labels):
         raise ConfigError("each --pr label must be given once")
     base_refs = {r.name: base_overrides.get(r.name, r.ref) for r in workspace.repos}
-    world = Scenarios(workspace, base_refs, {} if memo is None else memo, cache)
-    resolved: list[Change] = []
-    unplanned: list[tuple[str, str]] = []
-    for spec in specs:
-        try:
-            resolved.append(resolve_change(spec, world.gits[spec.repo], base_refs[spec.repo]))
-        except NoMergeBase as exc:
-            unplanned.append((spec.label, str(exc).removeprefix(f"{spec.label}: ")))
+    # Each change's commits and paths come from five git commands, one after the
+    # other: asked in threads, they run while this thread decodes the base snapshots
+    # (a PR run waited ~30 ms for them after that).
+    with ThreadPoolExecutor(max_workers=min(len(specs), 4)) as pool:
+        asked = [pool.submit(_resolve_change, spec, workspace, base_refs[spec.repo]) for spec in specs]
+        world = Scenarios(workspace, base_refs, {} if memo is None else memo, cache)
+        resolved: list[Change] = []
+        unplanned: list[tuple[str, str]] = []
+        for spec, future in zip(specs, asked, strict=True):
+            try:
+                resolved.append(future.result())
+            except NoMergeBase as exc:
+                unplanned.append((spec.label, str(exc).removeprefix(f"{spec.label}: ")))
     if not resolved:
         raise ConfigError("; ".join(f"{label}: {why}" for label, why in unplanned))
     changes = tuple(resolved)
@@ -247,6 +253,12 @@ def analyse(
     # The base is read through crawl's own git objects; these count only the changes.
     result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values())
     return result
+
+
+def _resolve_change(spec: ChangeSpec, workspace: Workspace, base_ref: str) -> Change:
+    repo = workspace.repo(spec.repo)
+    assert repo is not None  # ChangeSpec.parse checked it
+    return resolve_change(spec, GitRepo(repo.path), base_ref)
 
 
 def _refs_of(world: Scenarios, change: Change, labels: frozenset[str]) -> list[Reference]:
