@@ -10,7 +10,7 @@ of the query finds them; an edit distance then confirms.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 
 def _fold(text: str) -> str:
@@ -33,10 +33,11 @@ class Suggester:
         for key in self._by_fold:
             self._by_length[len(key)].append(key)
         self._indexed: set[int] = set()
-        # deletion -> the folded names it comes from (names, not candidate sets: most
-        # folded names have one candidate, and merging sets per deletion cost more
-        # than the look-ups it saved)
-        self._by_deletion: dict[str, list[str]] = defaultdict(list)
+        # deletion -> the folded name it comes from, or a list of them when several do:
+        # most deletions come from one name, and a list for each (86k for GHC's notes)
+        # cost twice the time of the rest of the index, more with a big heap for the
+        # collector to walk.
+        self._by_deletion: dict[str, str | list[str]] = {}
         self._memo: dict[tuple[str, int], list[str]] = {}
 
     def _index_length(self, n: int) -> None:
@@ -44,10 +45,16 @@ class Suggester:
             return
         self._indexed.add(n)
         index = self._by_deletion
+        get = index.get
         for key in self._by_length.get(n, ()):
-            index[key].append(key)
-            for i in range(len(key)):
-                index[key[:i] + key[i + 1:]].append(key)
+            for deletion in _deletions(key):
+                found = get(deletion)
+                if found is None:
+                    index[deletion] = key
+                elif isinstance(found, str):
+                    index[deletion] = [found, key]
+                else:
+                    found.append(key)
 
     def suggest(self, name: str, n: int = 3) -> list[str]:
         """Same words in another case or spacing first, then one- or two-edit typos."""
@@ -61,11 +68,15 @@ class Suggester:
             for length in (len(key) - 1, len(key), len(key) + 1):
                 self._index_length(length)
             by_fold = self._by_fold
-            found = {c for d in _deletions(key) for k in self._by_deletion.get(d, ()) for c in by_fold[k]}
+            found = {c for d in _deletions(key) for k in _names(self._by_deletion.get(d)) for c in by_fold[k]}
             scored = sorted((edit_distance(key, _fold(c), 2), c) for c in found if c != name)
             out = [c for dist, c in scored if dist <= 2][:n]
         self._memo[name, n] = out
         return out
+
+
+def _names(found: str | list[str] | None) -> Sequence[str]:
+    return () if found is None else (found,) if isinstance(found, str) else found
 
 
 def suggest(name: str, candidates: Iterable[str]) -> list[str]:

@@ -291,6 +291,11 @@ def _definitions(
         own.start()
         for repo, search in searched:
             for path, line, text in search.lines(repo):
+                # The shared search's lines name other names too (AC203's, every symbol
+                # claim's): the pattern, which no literal starts, is tried only on lines
+                # naming one of these (0.4 s of a cold run on 30k lines for 2 names).
+                if not any(name in text for name in names):
+                    continue
                 m = matcher.search(text)
                 if m is not None:
                     homes[m.group("a") or m.group("b")].append((repo, path, line))

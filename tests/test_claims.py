@@ -324,3 +324,24 @@ def test_suggestions_find_typos_of_every_length_difference() -> None:
     # At most `n` suggestions (three by default), however many names are close.
     many = Suggester([f"abcd{i}" for i in range(9)])
     assert len(many.suggest("abcd")) == 3 and len(many.suggest("abcd", n=2)) == 2
+
+
+@settings(max_examples=200, deadline=None)
+@given(names=st.lists(st.text("abAB c", min_size=1, max_size=6), max_size=25),
+       asked=st.lists(st.text("abAB c", min_size=1, max_size=7), min_size=1, max_size=10))
+def test_the_deletion_index_finds_what_comparing_every_pair_finds(names: list[str], asked: list[str]) -> None:
+    """Candidates are the names sharing a one-deletion string with the query (folded:
+    case and spacing aside), then ranked by edit distance; the index (a name per
+    deletion, a list only where several share one) is only a faster way to find them."""
+    from anchorcheck.suggest import Suggester, _deletions, _fold, edit_distance
+
+    s = Suggester(names)
+    for query in asked:
+        key = _fold(query)
+        same = sorted(c for c in set(names) if _fold(c) == key and c != query)
+        if same:
+            expected = same[:3]
+        else:
+            close = {c for c in set(names) if _deletions(key) & _deletions(_fold(c)) and c != query}
+            expected = [c for d, c in sorted((edit_distance(key, _fold(c), 2), c) for c in close) if d <= 2][:3]
+        assert s.suggest(query) == expected
