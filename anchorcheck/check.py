@@ -11,7 +11,7 @@ from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
 from anchorcheck.finding import Finding
-from anchorcheck.gitio import Background, NameSearch
+from anchorcheck.gitio import NameSearch
 from anchorcheck.graph import build_graph
 from anchorcheck.languages import READ_PATHSPECS
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
@@ -23,7 +23,7 @@ from anchorcheck.workspace import Settings, Workspace
 if TYPE_CHECKING:
     import networkx as nx
 
-    from anchorcheck.history import RemovedMentions
+    from anchorcheck.history import ParsedLog, RemovedMentions
     from anchorcheck.index_file import IndexedRepo
     from anchorcheck.verify import ClaimCheck
 
@@ -111,7 +111,7 @@ def run_check(
     history = any(r.code == "AC203" for r in rules)
     from_files = {r.spec.name: r for r in indexed}  # their removal tables came with them;
     # only crawled repos' commits reach `resolved`
-    logs: dict[str, Background] = {}
+    logs: dict[str, ParsedLog] = {}
 
     def resolved(commits: dict[str, str]) -> None:
         # AC203's git history search needs only the commits: started before the crawl

@@ -302,9 +302,14 @@ class Background:
         finally:
             self._out.close()
 
-    def cancel(self) -> None:
+    def kill(self) -> None:
+        """Stop it (its output() then comes soon, as None), without closing anything: a
+        thread may be waiting in output()."""
         if self._proc.poll() is None:
             self._proc.kill()
+
+    def cancel(self) -> None:
+        self.kill()
         self._proc.wait()
         self._out.close()
 

@@ -111,3 +111,23 @@ def test_a_line_with_a_form_feed_is_one_record(tmp_path: Path) -> None:
     head = git.resolve("HEAD")
     assert git.start_grep_words(["name_after"], head).result() == [("a.py", 1, "x = 1\x0cname_after = 2")]
     assert re.search("name_after", git.start_grep_words(["x"], head).result()[0][2])
+
+
+def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_cleanly(tmp_path: Path) -> None:
+    from anchorcheck.history import _DEFINITION_EVENTS, ParsedLog, _removals
+
+    path = init_repo(tmp_path / "r", {"a.py": "def gone(): pass\ndef kept(): pass\n"})
+    head = commit(path, {"a.py": "def kept(): pass\n"}, "drop gone")
+    head = commit(path, {"b.py": "X = 1\n"}, "more")
+    git = GitRepo(path)
+    log = git.start_definition_log(head, _DEFINITION_EVENTS, 10)
+    assert log is not None
+    parsed = ParsedLog(git, "r", head, 10, log)
+    assert parsed.result() == _removals(git, "r", head, 10) and set(parsed.result()) == {"gone"}
+    parsed.cancel()  # after its result: nothing left to stop
+    # Cancelled while git may still run: returns, and nothing is left open.
+    running = git.start_definition_log(head, _DEFINITION_EVENTS, 10)
+    assert running is not None
+    early = ParsedLog(git, "r", head, 10, running)
+    early.cancel()
+    assert running._out.closed
