@@ -68,24 +68,29 @@ def has_caps_line(text: str, start: int, end: int, min_letters: int) -> bool:
     anywhere in the block", which kept most blocks, "GHC" or "API" in a sentence
     sufficing, and missed a heading like `B8 ZZ YY XX WW FF E0` in a block without
     three capitals in a row.)"""
-    run = _capitals(max(2, min_letters))
+    return caps_line_at(text, start, end, min_letters) >= 0
+
+
+def caps_line_at(text: str, start: int, end: int, min_letters: int) -> int:
+    """Where in text[start:end] the first such line's capitals start, or -1."""
+    run = capitals_run(max(2, min_letters))
     pos = start
     while pos < end:
         m = run.search(text, pos, end)
         if m is None:
-            return False
+            return -1
         line_start = max(text.rfind("\n", start, m.start()) + 1, start)
         line_end = text.find("\n", m.end(), end)
         if line_end < 0:
             line_end = end
         if _LOWER.search(text, line_start, line_end) is None:
-            return True
+            return m.start()
         pos = line_end + 1  # a lower-case letter on this line: none of it counts
-    return False
+    return -1
 
 
 @functools.cache
-def _capitals(n: int) -> re.Pattern[str]:
+def capitals_run(n: int) -> re.Pattern[str]:
     # n capitals with nothing but non-letters between them (possessive: each attempt,
     # made only at a capital, is linear and gives nothing back).
     return re.compile(r"[A-Z](?:[^a-zA-Z\n]*+[A-Z]){" + str(n - 1) + "}")

@@ -242,6 +242,11 @@ def scan(
             spans = _drop_block_scalar_spans(text, spans)
         blocks = _blocks(text, spans)
     loc = _Locator(text)
+    select = getattr(keep, "select", None)
+    if select is not None:  # a KeepTest: all the blocks tested at once
+        found = list(blocks)
+        kept = select(text, [(block[0][0], block[-1][1]) for block in found])
+        return [_build(text, block, loc) for block, ok in zip(found, kept, strict=True) if ok]
     out: list[Comment] = []
     for block in blocks:
         if keep is not None and not keep(text, block[0][0], block[-1][1]):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
@@ -319,3 +320,26 @@ def test_matched_blocks_are_what_the_family_pattern_finds(data: st.DataObject, f
     spans = list(_spans(text, _FAMILIES[family], None))
     loc = _Locator(text)
     assert scan(text, family) == [_build(text, block, loc) for block in _blocks(text, spans)]
+
+
+_SELECT_BITS = st.sampled_from([
+    *"aAZ #:(`!~_\n\t1\x00", "Note [", "see ", "See 'X'", "SEE FOO", "per ", "cf.", "described", "§", "](",
+    "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at 3", "on line 4", "at\n:5", "x:7",
+    ".py#", "#h#", "`a.b", ":`", "ABCDEFGHIJ", "A B C D E F G H", "ABCD efgh", "\n-- ", "{-", "-}", "“",
+])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=st.lists(st.one_of(_SELECT_BITS, st.sampled_from([*"ax 1\n:S'"])), max_size=25).map("".join),
+       cuts=st.lists(st.integers(0, 120), min_size=2, max_size=30),
+       haddock=st.booleans(), caps=st.booleans())
+@example(text="see Sxx abc", cuts=[0, 3, 4, 7, 8, 11], haddock=False, caps=False)  # no match across blocks
+def test_testing_all_blocks_at_once_answers_as_testing_each(
+    text: str, cuts: list[int], haddock: bool, caps: bool,
+) -> None:
+    """KeepTest.select joins the blocks and searches them once: the same answers as the
+    test asked block by block, wherever the blocks start and end."""
+    points = sorted({min(c, len(text)) for c in cuts})
+    ranges = [(a, b) for a, b in itertools.pairwise(points) if b > a][::2]  # gaps between
+    test = keep_test(HeadingOptions(caps=caps), haddock)
+    assert test.select(text, ranges) == [test(text, a, b) for a, b in ranges]
