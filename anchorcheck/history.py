@@ -15,7 +15,6 @@ second with the names asked).
 from __future__ import annotations
 
 import re
-import threading
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from anchorcheck.crawl import Mention
 from anchorcheck.gitio import Background, GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.resolve import WorkspaceIndex
+from anchorcheck.threads import InThread
 from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
@@ -202,26 +202,14 @@ class ParsedLog:
 
     def __init__(self, git: GitRepo, repo: str, commit: str, depth: int, log: Background) -> None:
         self._log = log
-        self._table: dict[str, Removal] = {}
-        self._error: BaseException | None = None
-        self._thread = threading.Thread(target=self._parse, args=(git, repo, commit, depth), daemon=True)
-        self._thread.start()
-
-    def _parse(self, git: GitRepo, repo: str, commit: str, depth: int) -> None:
-        try:
-            self._table = _removals(git, repo, commit, depth, self._log)
-        except BaseException as exc:  # raised where the table is asked for
-            self._error = exc
+        self._parse = InThread(_removals, git, repo, commit, depth, log)
 
     def result(self) -> dict[str, Removal]:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
-        return self._table
+        return self._parse.result()
 
     def cancel(self) -> None:
         self._log.kill()  # git stops, the thread's wait returns and it finishes
-        self._thread.join()
+        self._parse.join()
         self._log.cancel()
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
@@ -30,6 +29,7 @@ from anchorcheck.lazy import of_kind
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex
 from anchorcheck.suggest import suggest
+from anchorcheck.threads import InThread
 from anchorcheck.versions import (
     DEFAULT_VERSION_FILES,
     bump,
@@ -225,16 +225,19 @@ def analyse(
     # Each change's commits and paths come from five git commands, one after the
     # other: asked in threads, they run while this thread decodes the base snapshots
     # (a PR run waited ~30 ms for them after that).
-    with ThreadPoolExecutor(max_workers=min(len(specs), 4)) as pool:
-        asked = [pool.submit(_resolve_change, spec, workspace, base_refs[spec.repo]) for spec in specs]
+    asked = [_resolving(spec, workspace, base_refs[spec.repo]) for spec in specs]
+    try:
         world = Scenarios(workspace, base_refs, {} if memo is None else memo, cache)
-        resolved: list[Change] = []
-        unplanned: list[tuple[str, str]] = []
-        for spec, future in zip(specs, asked, strict=True):
-            try:
-                resolved.append(future.result())
-            except NoMergeBase as exc:
-                unplanned.append((spec.label, str(exc).removeprefix(f"{spec.label}: ")))
+    finally:
+        for job in asked:
+            job.join()
+    resolved: list[Change] = []
+    unplanned: list[tuple[str, str]] = []
+    for spec, job in zip(specs, asked, strict=True):
+        try:
+            resolved.append(job.result())
+        except NoMergeBase as exc:
+            unplanned.append((spec.label, str(exc).removeprefix(f"{spec.label}: ")))
     if not resolved:
         raise ConfigError("; ".join(f"{label}: {why}" for label, why in unplanned))
     changes = tuple(resolved)
@@ -255,10 +258,10 @@ def analyse(
     return result
 
 
-def _resolve_change(spec: ChangeSpec, workspace: Workspace, base_ref: str) -> Change:
+def _resolving(spec: ChangeSpec, workspace: Workspace, base_ref: str) -> InThread[Change]:
     repo = workspace.repo(spec.repo)
     assert repo is not None  # ChangeSpec.parse checked it
-    return resolve_change(spec, GitRepo(repo.path), base_ref)
+    return InThread(resolve_change, spec, GitRepo(repo.path), base_ref)
 
 
 def _refs_of(world: Scenarios, change: Change, labels: frozenset[str]) -> list[Reference]:

@@ -58,3 +58,18 @@ def test_jobs_1_and_2_find_the_same(ws: WorkspaceBuilder) -> None:
     assert one.code == two.code == 1, (one.err, two.err)
     assert json.loads(one.out)["findings"] == json.loads(two.out)["findings"]
     assert len(json.loads(one.out)["findings"]) == 60
+
+
+def test_a_call_in_a_thread_gives_its_value_or_raises_its_error_where_asked() -> None:
+    from anchorcheck.errors import GitError
+    from anchorcheck.threads import InThread
+
+    assert InThread(sum, [1, 2, 3]).result() == 6
+
+    def fails() -> None:
+        raise GitError("no such ref")
+
+    failed = InThread(fails)
+    failed.join()  # joining does not raise: asking for the result does
+    with pytest.raises(GitError, match="no such ref"):
+        failed.result()
