@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 
+import pytest
+
 from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.extract_pool import extract_blobs
