@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import re
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from anchorcheck import claims
@@ -180,18 +181,35 @@ class KeepTest:
             m = pattern.search(joined)
             while m is not None:
                 m = pattern.search(joined, mark(keep, m.start()))
-        if self.caps_letters is not None:
-            i = caps_line_at(joined, 0, len(joined), self.caps_letters)
-            while i >= 0:
-                i = caps_line_at(joined, mark(keep, i), len(joined), self.caps_letters)
+        # The costlier searches (the caps line, a digit) only where no block is kept
+        # yet: GHC's kept blocks are few but long (its notes), half the text.
+        for first, last in _unkept_runs(keep):
+            stop = starts[last] - len(_SEPARATOR)
+            if self.caps_letters is not None:
+                i = caps_line_at(joined, starts[first], stop, self.caps_letters)
+                while i >= 0:
+                    i = caps_line_at(joined, mark(keep, i), stop, self.caps_letters)
+            if interest.numeric:
+                m = _NUMERIC_END.search(joined, starts[first], stop)
+                while m is not None:
+                    m = _NUMERIC_END.search(joined, mark(maybe, m.start()), stop)
         if interest.numeric:
-            m = _NUMERIC_END.search(joined)
-            while m is not None:
-                m = _NUMERIC_END.search(joined, mark(maybe, m.start()))
             for block, (s, e) in enumerate(ranges):
                 if maybe[block] and not keep[block] and any(p.search(text, s, e) for p in interest.numeric):
                     keep[block] = 1
         return [bool(k) for k in keep]
+
+
+def _unkept_runs(keep: bytearray) -> Iterator[tuple[int, int]]:
+    """(first, last + 1) of each run of blocks not kept."""
+    n = len(keep)
+    first = keep.find(0)
+    while first >= 0:
+        last = keep.find(1, first)
+        if last < 0:
+            last = n
+        yield first, last
+        first = keep.find(0, last) if last < n else -1
 
 
 @functools.cache
