@@ -230,7 +230,7 @@ def scan(
     """
     blocks: Iterable[list[Span]]
     if family == "python":
-        blocks = _blocks(text, list(_python_spans(text)))
+        blocks = _python_blocks(text)
     elif family in _NEXT:
         blocks = _matched_blocks(text, _NEXT[family])
     else:
@@ -319,7 +319,9 @@ _PY_NEXT = (
     rf"""(?:[^#"']++|"(?!""){_DQ[1:]}|'(?!''){_SQ[1:]})*+"""
     # (A one-line string here only where a triple quote cannot open one: `"""\` at
     # the end of the text.)
-    rf"(?:(?P<lc>#[^\n]*)|(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ}))"
+    # A run of line comments, each on the line after the last with only blanks before
+    # it, is one match (the block _blocks makes of them; a hypothesis test compares).
+    rf"(?:(?P<lc>#[^\n]*(?:\n[^\S\n]*#[^\n]*)*)|(?P<str>{_TRIPLE_DQ}|{_TRIPLE_SQ}|{_DQ}|{_SQ}))"
 )
 
 
@@ -345,7 +347,7 @@ def _slashes_next(strings: str) -> str:
     )
 
 
-# Compiled when first used, as the families are. Python's is read by _python_spans
+# Compiled when first used, as the families are. Python's is read by _python_blocks
 # (its blocks need Python's docstring rules); the others by _matched_blocks.
 _NEXT_SOURCES = {
     "python": _PY_NEXT,
@@ -377,20 +379,12 @@ def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]
             yield [(start, pos, _BLOCK)]
             continue
         start, pos = m.span("lc")
-        first_end = text.find("\n", start, pos)
-        if first_end < 0:
-            yield [(start, pos, _LINE)]
-        elif _own_line(text, start):
-            yield [(start, pos, _RUN)]
-        else:  # after code on its line: the first comment is a block of its own
-            yield [(start, first_end, _LINE)]
-            nxt = _NEXT_LINE_START.match(text, first_end)
-            assert nxt is not None
-            yield [(nxt.end(), pos, _RUN)]
+        yield from _line_run(text, start, pos)
 
 
-def _python_spans(text: str) -> Iterator[Span]:
-    """Python: `#` comments, plus docstrings (a triple-quoted string in statement position)."""
+def _python_blocks(text: str) -> Iterator[list[Span]]:
+    """Python's blocks: runs of `#` comments (as _matched_blocks makes them), and
+    docstrings (a triple-quoted string in statement position)."""
     first_code = _first_code_offset(text)
     match = _NEXT["python"].match
     pos = 0
@@ -400,10 +394,26 @@ def _python_spans(text: str) -> Iterator[Span]:
             return
         kind = m.lastgroup or ""  # always lc or str: the match ends with one of them
         start, pos = m.span(kind)
-        if kind == "lc":
-            yield (start, pos, _LINE)
-        elif _is_docstring(text, start, first_code):
-            yield (start, pos, _DOC)
+        if kind == "str":
+            if _is_docstring(text, start, first_code):
+                yield [(start, pos, _DOC)]
+            continue
+        yield from _line_run(text, start, pos)
+
+
+def _line_run(text: str, start: int, end: int) -> Iterator[list[Span]]:
+    """The blocks of a run of line comments on consecutive lines: one, unless the first
+    follows code on its line (then it is a block of its own)."""
+    first_end = text.find("\n", start, end)
+    if first_end < 0:
+        yield [(start, end, _LINE)]
+    elif _own_line(text, start):
+        yield [(start, end, _RUN)]
+    else:
+        yield [(start, first_end, _LINE)]
+        nxt = _NEXT_LINE_START.match(text, first_end)
+        assert nxt is not None
+        yield [(nxt.end(), end, _RUN)]
 
 
 _CODE_LINE = re.compile(r"^[ \t]*[^\s#]", re.MULTILINE)

@@ -279,13 +279,14 @@ def test_caps_line_hint_is_linear_on_hostile_lines() -> None:
         assert time.perf_counter() - started < 1.0, line[:20]
 
 
-_PY_BITS = st.sampled_from([*"ab #\"'\\\n:=()r", '"""', "'''", '""', "''", "def f():\n", "    ", "\r\n", "x = 1\n"])
+_PY_BITS = st.sampled_from([*"ab #\"'\\\n:=()r", '"""', "'''", '""', "''", "def f():\n", "    ", "\r\n", "x = 1\n",
+                            "  # c\n", "\u00a0", "\x0c", "\u2028", "\x1c"])
 
 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_PY_BITS, max_size=60).map("".join))
-def test_python_spans_are_what_the_family_pattern_finds(text: str) -> None:
-    from anchorcheck.scanners import _DOC, _LINE, _first_code_offset, _is_docstring, _python_spans
+def test_python_blocks_are_what_the_family_pattern_finds(text: str) -> None:
+    from anchorcheck.scanners import _DOC, _LINE, _blocks, _build, _first_code_offset, _is_docstring, _Locator
 
     def reference() -> list[tuple[int, int, int]]:
         # The family pattern's plain search loop: every string and comment in turn.
@@ -299,7 +300,9 @@ def test_python_spans_are_what_the_family_pattern_finds(text: str) -> None:
                 out.append((start, end, _DOC))
         return out
 
-    assert list(_python_spans(text)) == reference()
+    # Its spans grouped by _blocks: runs of line comments, one match each in _PY_NEXT.
+    loc = _Locator(text)
+    assert scan(text, "python") == [_build(text, block, loc) for block in _blocks(text, reference())]
 
 
 _HS_BITS = st.sampled_from([*"ab -{}\"'\\\n\t:=>!", "--", "---", "-->", "{-", "-}", "x'", "'a'", "\r\n", "  -- c\n",
