@@ -127,7 +127,12 @@ def see_matches(text: str) -> Iterator[re.Match[str]]:
             yield m
 
 
-def find_references(comment: Comment, joined: JoinedText | None = None) -> Iterator[Reference]:
+def find_references(
+    comment: Comment, joined: JoinedText | None = None, note_definitions: set[tuple[int, int]] | None = None,
+) -> Iterator[Reference]:
+    """The references in one comment. `note_definitions`: (line, col) of the file's
+    Note definitions when the caller has them (extraction found them as anchors), so
+    that they are not looked for again here."""
     joined = joined or JoinedText.of(comment)
     text = joined.text
     if not triggers.REFERENCE(text, 0, len(text)):
@@ -152,7 +157,7 @@ def find_references(comment: Comment, joined: JoinedText | None = None) -> Itera
     # trigger hold one kind of reference, and the caps-heading patterns are the
     # costly ones.
     if "Note" in text:
-        definitions = note_definition_spans(comment)
+        definitions = note_definitions if note_definitions is not None else note_definition_spans(comment)
         for m in _NOTE.finditer(text):
             line, col = joined.locate(m.start())
             if (line, col) in definitions:

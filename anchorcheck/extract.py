@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from anchorcheck.anchor import Anchor
+from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.citations import find_references
 from anchorcheck.claims import find_mentions
 from anchorcheck.comment import JoinedText
@@ -47,16 +47,21 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         # Caps headings are not read in Markdown (its anchors are its headings).
         comments, md_anchors = read_markdown(text, keep=INTEREST)
         anchors = md_anchors if options.markdown else []
+        definitions = None
     else:
         comments = scan(text, language, keep=keep_test(options.headings, language == "haskell"))
         anchors = list(find_anchors(comments, options.headings))
+        # Where the Note definitions are, for find_references (which skips them): found
+        # here already, when Notes are anchors.
+        definitions = {(a.line, a.col) for a in anchors if a.kind is AnchorKind.NOTE} \
+            if options.headings.notes else None
         if language == "haskell":
             anchors.extend(haddock_anchors(comments))
     refs: list[Reference] = []
     mentions: dict[str, tuple[str, int, int]] = {}
     for comment in comments:
         joined = JoinedText.of(comment)
-        refs.extend(find_references(comment, joined))
+        refs.extend(find_references(comment, joined, definitions))
         for name, line, col in find_mentions(joined):
             mentions.setdefault(name, (name, line, col))
     suppressions = tuple(s for comment in comments for s in find_suppressions(comment))
