@@ -71,14 +71,15 @@ def index_workspace(
     cache: BlobCache | None = None,
     indexed: Mapping[str, SnapshotIndex] | None = None,
     resolved: Callable[[dict[str, str]], None] | None = None,
+    writes: list[Callable[[], None]] | None = None,
 ) -> WorkspaceIndex:
     """Every repo's snapshot: from an index file when one came (`check --index`),
     else crawled. `resolved` is told the commits of those crawled before the crawl
-    reads anything (crawl_many)."""
+    reads anything, `writes` receives its cache writes (crawl_many)."""
     indexed = indexed or {}
     to_crawl = [spec for spec in workspace.repos if spec.name not in indexed]
     crawled = dict(zip((s.name for s in to_crawl),
-                       crawl_many(to_crawl, workspace.settings, memo, progress, cache, resolved),
+                       crawl_many(to_crawl, workspace.settings, memo, progress, cache, resolved, writes),
                        strict=True))
     snapshots = [indexed[s.name] if s.name in indexed else crawled[s.name] for s in workspace.repos]
     return WorkspaceIndex(snapshots, workspace.repos)
@@ -125,13 +126,16 @@ def run_check(
     # One search of every repo for the names AC202 and AC203 look up (each searched
     # every repo before: two passes over every blob).
     names = NameSearch(READ_PATHSPECS)
+    # The crawl's cache writes, run once git's searches are under way.
+    writes: list[Callable[[], None]] = []
     try:
         index = index_workspace(workspace, memo, progress, cache,
-                                {r.spec.name: r.snapshot for r in indexed}, resolved)
+                                {r.spec.name: r.snapshot for r in indexed}, resolved, writes)
         key = result_key(workspace, selection, index) if cache is not None and not indexed else None
         if cache is not None and key is not None:
             stored = decode_result(cache.get_result(key))
             if stored is not None:
+                _run(writes)
                 return CheckResult(workspace, index, stored[0], stored[1])
         if history:
             searching = RemovedMentions(
@@ -139,7 +143,8 @@ def run_check(
                 known={n: r.removals for n, r in from_files.items()},
                 known_defined={n: r.defined for n, r in from_files.items()}, started=logs, search=names)
         want_symbols(workspace, index, names)
-        names.start()  # runs while this process resolves
+        names.start()  # runs while this process stores what the crawl found, and resolves
+        _run(writes)
         resolver = Resolver(index, workspace.settings.headings)
         resolutions = tuple(resolver.resolve(ref) for ref in index.references)
         claims, breaches = verify(workspace, index, resolutions, cache, names)
@@ -169,6 +174,11 @@ def run_check(
     if cache is not None and key is not None:
         cache.put_result(key, encode_result(findings, claims))
     return CheckResult(workspace, index, findings, tuple(claims), resolutions, built[0] if built else None)
+
+
+def _run(writes: list[Callable[[], None]]) -> None:
+    while writes:
+        writes.pop(0)()
 
 
 def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:
