@@ -7,6 +7,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from anchorcheck.pickling import by_constructor
+
 
 class AnchorKind(StrEnum):
     CAPS = "caps-heading"
@@ -15,6 +17,7 @@ class AnchorKind(StrEnum):
     HADDOCK = "haddock-anchor"  # `-- #name#` in Haskell, cited as `[text](#name)`
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Anchor:
     """A citable heading. `name` is the key as written (whitespace folded);

@@ -13,6 +13,7 @@ from anchorcheck.citations import find_references
 from anchorcheck.claims import find_mentions
 from anchorcheck.comment import JoinedText
 from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors
+from anchorcheck.pickling import by_constructor
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
@@ -27,6 +28,7 @@ class ExtractOptions:
     markdown: bool = True
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class BlobIndex:
     anchors: tuple[Anchor, ...]

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from anchorcheck.pickling import by_constructor
+
 
 class RefKind(StrEnum):
     HEADING = "heading"  # a named heading, with or without a location
@@ -16,6 +18,7 @@ class RefKind(StrEnum):
     FACT = "restates"  # a restated value: `claim` (a literal) equals the fact `name` of the file
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Reference:
     """One citation. `target_repo`/`target_path` are as written (None when the

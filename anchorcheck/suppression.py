@@ -10,10 +10,12 @@ from dataclasses import dataclass
 
 from anchorcheck.comment import Comment
 from anchorcheck.finding import Finding
+from anchorcheck.pickling import by_constructor
 
 _MARKER = re.compile(r"anchorcheck:[ \t]*ignore(?:\[(?P<codes>[A-Za-z0-9, \t]{0,200})\])?")
 
 
+@by_constructor
 @dataclass(frozen=True, slots=True)
 class Suppression:
     first: int  # lines covered, inclusive

@@ -75,3 +75,23 @@ def test_a_call_in_a_thread_gives_its_value_or_raises_its_error_where_asked() ->
     failed.join()  # joining does not raise: asking for the result does
     with pytest.raises(GitError, match="no such ref"):
         failed.result()
+
+
+def test_what_workers_send_back_pickles_to_equal_values() -> None:
+    """Anchors, references, suppressions and blob indexes pickle as constructor calls
+    (pickling.by_constructor): every field comes back, in its place."""
+    import pickle
+
+    from anchorcheck.anchor import Anchor, AnchorKind
+    from anchorcheck.extract import BlobIndex
+    from anchorcheck.reference import Reference, RefKind
+    from anchorcheck.suppression import Suppression
+
+    index = BlobIndex(
+        (Anchor("ROLLBACK PATH", AnchorKind.CAPS, 3, 2, "rollback-path", "r", "a.py"),),
+        (Reference(RefKind.LINES, 4, 5, "see a.py:3-4", None, "r", "a.py", False, (3, 4), False, "x", "s", "b.py"),),
+        7, 12, (("name", 1, 2),), (Suppression(1, 2, ("AC101",), 3, 4, "r", "a.py"),),
+    )
+    back = pickle.loads(pickle.dumps(index))
+    assert back == index and back.references[0].lines == (3, 4) and back.references[0].path == "b.py"
+    assert type(back.anchors[0].kind) is AnchorKind
