@@ -146,8 +146,8 @@ class _DefinedAmong:
 
     def result(self) -> set[str]:
         for repo, (new, stored) in self._asked.items():
-            lines = "\n".join(text for _, _, text in self._search.lines(repo))
-            found = names_defined_in(lines) & set(new)
+            texts = [text for _, _, text in self._search.lines(repo)]
+            found = {name for name in new if _defined_on(name, texts)}
             self._defined |= found
             if self._cache is not None:
                 self._cache.put_result(_asked_key(self._commits[repo]), {
@@ -156,6 +156,14 @@ class _DefinedAmong:
                 })
         self._asked = {}
         return self._defined
+
+
+def _defined_on(name: str, lines: list[str]) -> bool:
+    """Whether one of the lines defines `name` (names_defined_in; its matches never span
+    a line). Name by name, stopping at the first definition: candidates are often
+    common words with thousands of lines ("nodes", "error"), defined on an early one;
+    matching every line, which no literal of the pattern starts, cost a cold run 0.2 s."""
+    return any(name in line and name in names_defined_in(line) for line in lines)
 
 
 def _asked_key(commit: str) -> str:

@@ -8,6 +8,9 @@ import re
 from pathlib import Path
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import extract_options
 from anchorcheck.gitio import GitRepo, NameSearch
@@ -131,3 +134,18 @@ def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_clea
     early = ParsedLog(git, "r", head, 10, running)
     early.cancel()
     assert running._out.closed
+
+
+_LINE_BITS = st.sampled_from(["def ", "class ", "x", "name", "Name", " = ", "==", " :: ", "import ", "from ",
+                              "a.b ", ", ", "  ", "const ", "$n", "\t", "(", ")", "\u00a0", "\x0c", "é"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(_LINE_BITS, max_size=8).map("".join), max_size=12),
+       name=st.sampled_from(["x", "name", "Name", "xname", "a", "b", "$n", "import"]))
+def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str], name: str) -> None:
+    """_DefinedAmong asks name by name, line by line, stopping at a definition: the same
+    answer as names_defined_in over all the lines joined (its matches never span lines)."""
+    from anchorcheck.history import _defined_on
+
+    assert _defined_on(name, lines) == (name in names_defined_in("\n".join(lines)))
