@@ -145,14 +145,26 @@ class _DefinedAmong:
                 self._asked[repo] = (new, stored)
 
     def result(self) -> set[str]:
-        for repo, (new, stored) in self._asked.items():
-            texts = [text for _, _, text in self._search.lines(repo)]
-            found = {name for name in new if _defined_on(name, texts)}
-            self._defined |= found
-            if self._cache is not None:
+        # Name by name, repo by repo, stopping at the first repo defining it: a name is
+        # asked of the other repos only while none defines it. Each repo's cached answer
+        # records only what was asked of it.
+        texts = {repo: [text for _, _, text in self._search.lines(repo)] for repo in self._asked}
+        asked: dict[str, set[str]] = {repo: set() for repo in self._asked}
+        found: dict[str, set[str]] = {repo: set() for repo in self._asked}
+        for name in sorted({name for new, _ in self._asked.values() for name in new}):
+            for repo, (new, _) in self._asked.items():
+                if name in self._defined:
+                    break
+                if name in new:
+                    asked[repo].add(name)
+                    if _defined_on(name, texts[repo]):
+                        found[repo].add(name)
+                        self._defined.add(name)
+        for repo, (_, stored) in self._asked.items():
+            if self._cache is not None and asked[repo]:
                 self._cache.put_result(_asked_key(self._commits[repo]), {
-                    "asked": sorted({*stored["asked"], *new}),
-                    "defined": sorted({*stored["defined"], *found}),
+                    "asked": sorted({*stored["asked"], *asked[repo]}),
+                    "defined": sorted({*stored["defined"], *found[repo]}),
                 })
         self._asked = {}
         return self._defined

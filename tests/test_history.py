@@ -149,3 +149,19 @@ def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str]
     from anchorcheck.history import _defined_on
 
     assert _defined_on(name, lines) == (name in names_defined_in("\n".join(lines)))
+
+
+def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_what_was_asked(
+    tmp_path: Path,
+) -> None:
+    first = init_repo(tmp_path / "a", {"a.py": "def shared(): pass\nx = shared\n"})
+    second = init_repo(tmp_path / "b", {"b.py": "shared = 1\ndef only_here(): pass\n"})
+    gits = {"a": GitRepo(first), "b": GitRepo(second)}
+    commits = {name: git.resolve("HEAD") for name, git in gits.items()}
+    cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
+    assert _defined_among(gits, commits, ["shared", "only_here", "nowhere"], {}, cache) == {"shared", "only_here"}
+    assert cache.get_result(f"defined-among:v1:{commits['a']}") == {
+        "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"]}
+    # `shared` was found in a: b was not asked about it, and its entry does not say it was.
+    assert cache.get_result(f"defined-among:v1:{commits['b']}") == {
+        "asked": ["nowhere", "only_here"], "defined": ["only_here"]}
