@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
-from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many
+from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
 from anchorcheck.finding import Finding
 from anchorcheck.gitio import NameSearch
 from anchorcheck.graph import build_graph
@@ -95,6 +95,23 @@ def enabled_rules(settings: Settings, selection: Selection | None = None) -> lis
 
 
 def run_check(
+    workspace: Workspace,
+    memo: BlobMemo | None = None,
+    selection: Selection | None = None,
+    progress: Callable[[str, Progress], None] | None = None,
+    cache: BlobCache | None = None,
+    indexed: Sequence[IndexedRepo] = (),
+) -> CheckResult:
+    """Crawl (or read index files), resolve, verify and apply the rules. The cyclic
+    collector is paused throughout, as during the crawl (crawl.paused_gc): resolving
+    and checking build tens of thousands of objects, none in a cycle, and each
+    collection walked the snapshots' millions (a check from cached snapshots: -3%
+    of its instructions)."""
+    with paused_gc():
+        return _run_check(workspace, memo, selection, progress, cache, indexed)
+
+
+def _run_check(
     workspace: Workspace,
     memo: BlobMemo | None = None,
     selection: Selection | None = None,
