@@ -21,7 +21,7 @@ from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
-from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries
+from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries, paused_gc
 from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry
@@ -217,6 +217,20 @@ def analyse(
     memo: BlobMemo | None = None,
     version_files: tuple[str, ...] = DEFAULT_VERSION_FILES,
     cache: BlobCache | None = None,
+) -> Analysis:
+    """The merge order of `specs` and what each change does to the others. The cyclic
+    collector is paused throughout, as for a check (check.run_check)."""
+    with paused_gc():
+        return _analyse(workspace, specs, base_overrides, memo, version_files, cache)
+
+
+def _analyse(
+    workspace: Workspace,
+    specs: Sequence[ChangeSpec],
+    base_overrides: dict[str, str],
+    memo: BlobMemo | None,
+    version_files: tuple[str, ...],
+    cache: BlobCache | None,
 ) -> Analysis:
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):
