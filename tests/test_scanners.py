@@ -346,3 +346,11 @@ def test_testing_all_blocks_at_once_answers_as_testing_each(
     ranges = [(a, b) for a, b in itertools.pairwise(points) if b > a][::2]  # gaps between
     test = keep_test(HeadingOptions(caps=caps), haddock)
     assert test.select(text, ranges) == [test(text, a, b) for a, b in ranges]
+
+
+def test_a_lazy_pattern_compiles_on_first_search_and_then_is_the_compiled_search() -> None:
+    from anchorcheck.triggers import LazyPattern
+
+    lazy = LazyPattern(r"a+b")
+    assert lazy.search("xaab", 0, 4) is not None and lazy.search("xaab", 0, 3) is None
+    assert lazy.search == re.compile(r"a+b").search  # the compiled pattern's own method now
