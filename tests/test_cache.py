@@ -209,3 +209,26 @@ def test_stored_references_decode_when_read_and_a_damaged_part_is_one_clear_erro
     assert damaged is not None
     with pytest.raises(CacheError, match="damaged snapshot of r"):
         list(damaged.references)
+
+
+def test_a_damaged_stored_reference_list_stops_the_run_with_one_line_and_code_2(
+    ws: WorkspaceBuilder, tmp_path: Path,
+) -> None:
+    """References of a stored snapshot are decoded when a run first reads them: a damaged
+    part found then is a one-line error naming the way out, not a traceback."""
+    many_files(ws, 3)
+    ws.config()
+    cache = tmp_path / "c"
+    code, _, _ = _cli(ws, cache)
+    assert code == 1
+    db = sqlite3.connect(cache / "blobs.sqlite3")
+    (key, value), = db.execute("SELECT key, value FROM results WHERE key LIKE 'snap3:%'").fetchall()
+    doc = json.loads(value)
+    doc["refs"] = doc["refs"][:-4]
+    db.execute("UPDATE results SET value = ? WHERE key = ?", (json.dumps(doc), key))
+    db.execute("DELETE FROM results WHERE key LIKE 'check-result%'")
+    db.commit()
+    db.close()
+    r = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
+    assert r.code == 2 and r.out == ""
+    assert r.err.count("\n") == 1 and "damaged snapshot of r" in r.err and "--no-cache" in r.err
