@@ -210,6 +210,7 @@ def overlay(base: SnapshotIndex, touched: SnapshotIndex, changed: set[str]) -> S
     )
 
 
+@paused_gc()  # as for a check (check.run_check)
 def analyse(
     workspace: Workspace,
     specs: Sequence[ChangeSpec],
@@ -217,20 +218,6 @@ def analyse(
     memo: BlobMemo | None = None,
     version_files: tuple[str, ...] = DEFAULT_VERSION_FILES,
     cache: BlobCache | None = None,
-) -> Analysis:
-    """The merge order of `specs` and what each change does to the others. The cyclic
-    collector is paused throughout, as for a check (check.run_check)."""
-    with paused_gc():
-        return _analyse(workspace, specs, base_overrides, memo, version_files, cache)
-
-
-def _analyse(
-    workspace: Workspace,
-    specs: Sequence[ChangeSpec],
-    base_overrides: dict[str, str],
-    memo: BlobMemo | None,
-    version_files: tuple[str, ...],
-    cache: BlobCache | None,
 ) -> Analysis:
     labels = [s.label for s in specs]
     if len(set(labels)) != len(labels):

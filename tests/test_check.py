@@ -364,3 +364,24 @@ def test_empty_repo_and_non_repo_paths_exit_2(tmp_path: Path) -> None:
     assert (r.code, r.err.strip()) == (2, f"anchorcheck: error: {empty}: the repository has no commits yet")
     r = run_cli("check", "--repo", f"e={tmp_path / 'missing'}", cwd=tmp_path)
     assert r.code == 2 and "no such directory" in r.err
+
+
+def test_a_check_runs_with_the_collector_paused_and_gives_it_back(ws: WorkspaceBuilder) -> None:
+    import gc
+    from unittest import mock
+
+    from anchorcheck import check as check_module
+
+    ws.repo("r", {"a.py": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nx = 1\n# see ROLLBACK ON THE DEGRADED PATH\n"})
+    workspace = load_workspace(ws.config())
+    during: list[bool] = []
+    real = check_module.fingerprint
+
+    def spy(findings: object) -> object:
+        during.append(gc.isenabled())
+        return real(findings)  # type: ignore[arg-type]
+
+    assert gc.isenabled()
+    with mock.patch.object(check_module, "fingerprint", side_effect=spy):
+        run_check(workspace)
+    assert during == [False] and gc.isenabled()
