@@ -291,8 +291,10 @@ def _stored_oids(files: Any, stored: Any) -> Mapping[str, str] | None:
         return stored if set(map(type, stored.values())) <= {str} else None
     if not isinstance(stored, str):
         return None
-    width = len(stored) // len(files) if files else 0
-    if width * len(files) != len(stored) or (files and width not in (40, 64)):
+    if not files:
+        return {} if not stored else None
+    width = len(stored) // len(files)
+    if width * len(files) != len(stored) or width not in (40, 64):
         return None
     return LazyMapping(lambda: dict(zip(files, [stored[i:i + width] for i in range(0, len(stored), width)],
                                         strict=True)))

@@ -232,3 +232,14 @@ def test_a_damaged_stored_reference_list_stops_the_run_with_one_line_and_code_2(
     r = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
     assert r.code == 2 and r.out == ""
     assert r.err.count("\n") == 1 and "damaged snapshot of r" in r.err and "--no-cache" in r.err
+
+
+def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
+    from pathlib import Path as P
+
+    from anchorcheck.crawl import SnapshotIndex, snapshot_from_json, snapshot_to_json
+    from anchorcheck.workspace import RepoSpec
+
+    empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
+    back = snapshot_from_json(json.loads(json.dumps(snapshot_to_json(empty))), RepoSpec.make("r", P("."), "main"))
+    assert back is not None and dict(back.oids) == {} and dict(back.line_counts) == {} and list(back.references) == []
