@@ -182,8 +182,9 @@ def run_check(
 
 
 def _run(writes: list[Callable[[], None]]) -> None:
-    while writes:
-        writes.pop(0)()
+    for write in writes:
+        write()
+    writes.clear()
 
 
 def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:

@@ -151,15 +151,15 @@ class _DefinedAmong:
         texts = {repo: [text for _, _, text in self._search.lines(repo)] for repo in self._asked}
         asked: dict[str, set[str]] = {repo: set() for repo in self._asked}
         found: dict[str, set[str]] = {repo: set() for repo in self._asked}
-        for name in sorted({name for new, _ in self._asked.values() for name in new}):
+        for name in sorted({name for new, _ in self._asked.values() for name in new} - self._defined):
             for repo, (new, _) in self._asked.items():
-                if name in self._defined:
+                if name not in new:
+                    continue
+                asked[repo].add(name)
+                if _defined_on(name, texts[repo]):
+                    found[repo].add(name)
+                    self._defined.add(name)
                     break
-                if name in new:
-                    asked[repo].add(name)
-                    if _defined_on(name, texts[repo]):
-                        found[repo].add(name)
-                        self._defined.add(name)
         for repo, (_, stored) in self._asked.items():
             if self._cache is not None and asked[repo]:
                 self._cache.put_result(_asked_key(self._commits[repo]), {

@@ -17,7 +17,6 @@ class InThread(Generic[_T]):
     def __init__(self, call: Callable[..., _T], *args: object) -> None:
         self._value: _T | None = None
         self._error: BaseException | None = None
-        self._done = False
         self._thread = threading.Thread(target=self._run, args=(call, args), daemon=True)
         self._thread.start()
 
@@ -26,7 +25,6 @@ class InThread(Generic[_T]):
             self._value = call(*args)
         except BaseException as exc:  # raised where the result is asked for
             self._error = exc
-        self._done = True
 
     def join(self) -> None:
         self._thread.join()
@@ -35,5 +33,4 @@ class InThread(Generic[_T]):
         self._thread.join()
         if self._error is not None:
             raise self._error
-        assert self._done
-        return self._value  # type: ignore[return-value]  # set by _run when done
+        return self._value  # type: ignore[return-value]  # set by _run, which has ended
