@@ -253,7 +253,7 @@ def start_history(
         if commit is None or cached:
             continue
         git = GitRepo(spec.path)
-        log = git.start_definition_log(commit, _DEFINITION_EVENTS, depth)
+        log = git.start_patch_log(commit, depth)
         if log is not None:
             started[spec.name] = ParsedLog(git, spec.name, commit, depth, log)
     return started
@@ -313,38 +313,57 @@ def _removals(
     git: GitRepo, repo: str, commit: str, depth: int, started: Background | None = None
 ) -> dict[str, Removal]:
     """Every name whose newest definition event in the last `depth` commits is a
-    removal. The search does not depend on the names asked about: one `git log -G`
-    of the definition shapes per repo (a pattern with hundreds of names as
-    alternatives costs git far more than the diffs), filtered here; so its answer is
-    cached by commit alone, and holds for any later set of mentions."""
+    removal. The search does not depend on the names asked about: one `git log -p` per
+    repo (a pattern with hundreds of names as alternatives costs git far more than the
+    diffs), filtered here; so its answer is cached by commit alone, and holds for any
+    later set of mentions."""
+    return removals_in_log(git.patch_log(commit, depth, started), repo)
+
+
+def removals_in_log(log: str, repo: str) -> dict[str, Removal]:
+    """The names whose newest definition event in `log` (GitRepo.patch_log's text,
+    newest commit first) is a removal."""
     found: dict[str, Removal | None] = {}
-    readable: dict[str, bool] = {}  # by path: a diff has many lines per file
-    for sha, subject, path, line in git.log_definition_changes(commit, _DEFINITION_EVENTS, depth, started):
-        # Only files anchorcheck reads: a test's expected output losing `data Foo` is no
-        # removal. (Filtered here: 100 pathspecs made git's log 1.7x slower.)
-        ok = readable.get(path)
-        if ok is None:
-            ok = readable[path] = language_of(path) is not None
-        if not ok:
-            continue
-        m = _EVENT.match(line)
-        if m is None:
-            continue
-        name = m.group("a") or m.group("b")
-        # A removed `name = ...` only counts for a constant (NAME = ...): lower-case
-        # module-level bindings (`numpy = importorskip(...)`) come and go.
-        if m.group("b") and not (name.isupper() or "::" in line):
-            continue
-        if name in found:
-            continue  # newest first: the first event for a name decides
-        found[name] = Removal(repo, sha, subject, path) if m.group("sign") == "-" else None
+    readable: dict[str, bool] = {}  # by path: many commits touch the same files
+    # A commit's record is its sha and subject, then a section per file pair (a NUL,
+    # or a line starting "diff --git ", occurs nowhere else: diff lines start with +,
+    # -, @ or a backslash).
+    for record in log.split("\0")[1:]:
+        header, _, body = record.partition("\n")
+        sha, _, subject = header.partition(" ")
+        for section in body.split("\ndiff --git ")[1:]:
+            first, _, diff = section.partition("\n")
+            path = first.rsplit(" b/", 1)[-1]
+            # Only files anchorcheck reads: a test's expected output losing `data Foo`
+            # is no removal. (Filtered here: 100 pathspecs made git's log 1.7x slower.)
+            ok = readable.get(path)
+            if ok is None:
+                ok = readable[path] = language_of(path) is not None
+            if not ok:
+                continue
+            for m in _EVENT.finditer(diff):
+                name = m.group("a") or m.group("b")
+                # A removed `name = ...` only counts for a constant (NAME = ...): lower-
+                # case module-level bindings (`numpy = importorskip(...)`) come and go.
+                if m.group("b") and not (name.isupper() or "::" in _line_of(diff, m)):
+                    continue
+                if name in found:
+                    continue  # newest first: the first event for a name decides
+                found[name] = Removal(repo, sha, subject, path) if m.group("sign") == "-" else None
     return {k: v for k, v in found.items() if v is not None}
 
 
-# The diffs git's log shows: those adding or removing a definition-shaped line.
-_DEFINITION_EVENTS = rf"{_KEYWORDS}[[:space:]]+[A-Za-z_$]|^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(=[^=]|::)"
-# A diff line that adds (+) or removes (-) a definition: `def name`, `NAME = `, `name ::`.
+def _line_of(text: str, m: re.Match[str]) -> str:
+    """The line a match (which spans none) starts on: from its start to the line's end."""
+    end = text.find("\n", m.end())
+    return text[m.start():] if end < 0 else text[m.start():end]
+
+
+# A diff line that adds (+) or removes (-) a definition: `def name`, `NAME = `,
+# `name ::`; the file headers (+++, ---) are not. The first match on a line decides,
+# and none spans lines (`[^\S\n]`).
 _EVENT = re.compile(
-    rf"^(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)(?![\w$])"
-    r"|(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::))"
+    rf"^(?!\+\+\+|---)(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}[^\S\n]+"
+    r"(?P<a>[A-Za-z_$][\w$]*)(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)[^\S\n]*(?:=[^=\n]|::))",
+    re.MULTILINE,
 )

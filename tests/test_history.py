@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.cache import BlobCache
@@ -117,19 +117,19 @@ def test_a_line_with_a_form_feed_is_one_record(tmp_path: Path) -> None:
 
 
 def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_cleanly(tmp_path: Path) -> None:
-    from anchorcheck.history import _DEFINITION_EVENTS, ParsedLog, _removals
+    from anchorcheck.history import ParsedLog, _removals
 
     path = init_repo(tmp_path / "r", {"a.py": "def gone(): pass\ndef kept(): pass\n"})
     head = commit(path, {"a.py": "def kept(): pass\n"}, "drop gone")
     head = commit(path, {"b.py": "X = 1\n"}, "more")
     git = GitRepo(path)
-    log = git.start_definition_log(head, _DEFINITION_EVENTS, 10)
+    log = git.start_patch_log(head, 10)
     assert log is not None
     parsed = ParsedLog(git, "r", head, 10, log)
     assert parsed.result() == _removals(git, "r", head, 10) and set(parsed.result()) == {"gone"}
     parsed.cancel()  # after its result: nothing left to stop
     # Cancelled while git may still run: returns, and nothing is left open.
-    running = git.start_definition_log(head, _DEFINITION_EVENTS, 10)
+    running = git.start_patch_log(head, 10)
     assert running is not None
     early = ParsedLog(git, "r", head, 10, running)
     early.cancel()
@@ -165,3 +165,69 @@ def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_w
     # `shared` was found in a: b was not asked about it, and its entry does not say it was.
     assert cache.get_result(f"defined-among:v1:{commits['b']}") == {
         "asked": ["nowhere", "only_here"], "defined": ["only_here"]}
+
+
+_DIFF_BITS = st.sampled_from(["def ", "type ", "data ", "class", " ", "\t", "\r", "x", "Name", "NAME", " = ", "=",
+                              "==", " :: ", "::", "(", "é", "+", "-", "diff --git a/x b/y"])
+_DEFINING = st.tuples(st.sampled_from(["", "the ", "x "]), st.sampled_from(["def ", "type\t", "data", "class "]),
+                      st.sampled_from(["x", "Name", "NAME", "", " "])).map("".join) | \
+    st.tuples(st.sampled_from(["x", "Name", "NAME", "x(", ""]), st.sampled_from([" = ", " =", "=", "==", " :: ", ":"])).map(
+        "".join)
+_DIFF_LINES = st.one_of(
+    st.tuples(st.sampled_from(["+", "-", "++", "--", "+++", "---", "@@ ", ""]),
+              st.lists(_DEFINING | _DIFF_BITS, max_size=3)).map(lambda t: t[0] + "".join(t[1])),
+    st.sampled_from(["index 0000000..1111111", "new file mode 100644", "\\ No newline at end of file"]),
+)
+_SECTIONS = st.tuples(st.sampled_from(["a.py", "b.hs", "notes.txt"]), st.lists(_DIFF_LINES, max_size=8))
+_COMMITS = st.lists(st.tuples(st.sampled_from(["s1", "s2"]), st.lists(_SECTIONS, max_size=3)), max_size=4)
+
+
+def _patch_log(commits: list[tuple[str, list[tuple[str, list[str]]]]]) -> str:
+    """A log as `git log -p -U0 --format=%x00%H %s` prints it."""
+    return "".join(
+        f"\0{i:040x} subject {subject}\n"
+        + "".join(f"\ndiff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n" + "\n".join(lines)
+                  for path, lines in sections)
+        + "\n"
+        for i, (subject, sections) in enumerate(commits)
+    )
+
+
+@settings(max_examples=300, deadline=None)
+@given(commits=_COMMITS)
+# The cases a random log seldom holds: a `+--` comment line is an added line, not a
+# header; `NAME =` at a line's end assigns nothing; "diff --git" inside a line starts no
+# file; the last line of a file's diff has no line break after it.
+@example(commits=[("s1", [("a.hs", ["+-- a type variable"])]), ("s2", [("a.hs", ["-type variable"])])])
+@example(commits=[("s1", [("a.py", ["-the type", "index 00..11"])])])
+@example(commits=[("s1", [("a.py", ["-NAME =", "+x"])])])
+@example(commits=[("s1", [("a.py", ["+diff --git a/x b/notes.txt", "-def gone"])])])
+@example(commits=[("s1", [("a.hs", ["-x ::"]), ("b.hs", ["+y"])])])
+def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
+    commits: list[tuple[str, list[tuple[str, list[str]]]]],
+) -> None:
+    """removals_in_log matches over each file's diff at once; the same table as taking
+    the log line by line (a NUL and the sha, `diff --git` headers, +/- lines), each
+    line's first definition event deciding, file headers (+++, ---) not lines."""
+    from anchorcheck.history import _KEYWORDS, Removal, removals_in_log
+    from anchorcheck.languages import language_of
+
+    log = _patch_log(commits)
+    event = re.compile(rf"^(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)"
+                       r"(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::))")
+    found: dict[str, Removal | None] = {}
+    sha = subject = path = ""
+    for line in log.split("\n"):
+        if line.startswith("\0"):
+            sha, _, subject = line[1:].partition(" ")
+        elif line.startswith("diff --git "):
+            path = line.rsplit(" b/", 1)[-1]
+        elif line.startswith(("+", "-")) and not line.startswith(("+++", "---")) and language_of(path):
+            m = event.match(line)
+            if m is None:
+                continue
+            name = m.group("a") or m.group("b")
+            if (m.group("b") and not (name.isupper() or "::" in line)) or name in found:
+                continue
+            found[name] = Removal("r", sha, subject, path) if m.group("sign") == "-" else None
+    assert removals_in_log(log, "r") == {k: v for k, v in found.items() if v is not None}
