@@ -233,13 +233,19 @@ class GitRepo:
         show. (No `-G`: git then diffs every file pair twice, once to test the pattern and
         once to print it, 47% more instructions for GHC's 250 commits than printing all
         of them and filtering here.)"""
-        revs = self._git("rev-list", f"--max-count={depth}", commit).split()
-        if not revs:
-            return None
-        span = [commit] if len(revs) < depth else [f"{revs[-1]}..{commit}"]
         # A root commit only adds lines, and its diff is the whole tree (a repo of one
         # commit would be printed entire): its events never decide anything, skip it.
-        span += [f"^{root}" for root in self._git("rev-list", "--max-parents=0", *span).split()]
+        # Each commit with its parents: a root is one without.
+        listed = self._git("rev-list", "--parents", f"--max-count={depth}", commit)
+        revs = [line.split() for line in listed.splitlines()]
+        if len(revs) < depth:  # the whole history: its roots are among these
+            roots = [rev[0] for rev in revs if len(rev) == 1]
+            if len(roots) == len(revs):
+                return None  # nothing but roots (a repo of one commit): no git process
+            span = [commit, *(f"^{root}" for root in roots)]
+        else:
+            span = [f"{revs[-1][0]}..{commit}"]
+            span += [f"^{root}" for root in self._git("rev-list", "--max-parents=0", *span).split()]
         return Background(["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color",
                            "--no-renames", "--format=%x00%H %s", *span, "--"])
 

@@ -220,14 +220,18 @@ class ParsedLog:
     (The extraction pool forks while this thread runs: it waits for git or parses text,
     holding no lock a worker takes; a forked worker runs no thread of this one.)"""
 
-    def __init__(self, git: GitRepo, repo: str, commit: str, depth: int, log: Background) -> None:
+    def __init__(self, git: GitRepo, repo: str, commit: str, depth: int, log: Background | None) -> None:
+        """`log` is None when the history holds nothing to search (start_patch_log): the
+        table is empty, and nothing asks git again."""
         self._log = log
-        self._parse = InThread(_removals, git, repo, commit, depth, log)
+        self._parse = InThread(_removals, git, repo, commit, depth, log) if log is not None else None
 
     def result(self) -> dict[str, Removal]:
-        return self._parse.result()
+        return self._parse.result() if self._parse is not None else {}
 
     def cancel(self) -> None:
+        if self._log is None or self._parse is None:
+            return
         self._log.kill()  # git stops, the thread's wait returns and it finishes
         self._parse.join()
         self._log.cancel()
@@ -253,9 +257,7 @@ def start_history(
         if commit is None or cached:
             continue
         git = GitRepo(spec.path)
-        log = git.start_patch_log(commit, depth)
-        if log is not None:
-            started[spec.name] = ParsedLog(git, spec.name, commit, depth, log)
+        started[spec.name] = ParsedLog(git, spec.name, commit, depth, git.start_patch_log(commit, depth))
     return started
 
 

@@ -231,3 +231,22 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
                 continue
             found[name] = Removal("r", sha, subject, path) if m.group("sign") == "-" else None
     assert removals_in_log(log, "r") == {k: v for k, v in found.items() if v is not None}
+
+
+def test_a_history_of_roots_only_starts_no_log_and_a_root_is_left_out_of_a_longer_one(tmp_path: Path) -> None:
+    from anchorcheck.history import ParsedLog, _removals
+
+    path = init_repo(tmp_path / "r", {"a.py": "def first(): pass\n"})
+    git = GitRepo(path)
+    assert git.start_patch_log(git.resolve("HEAD"), 10) is None  # one commit: no git log at all
+    nothing = ParsedLog(git, "r", git.resolve("HEAD"), 10, None)  # as start_history keeps it
+    assert nothing.result() == {}
+    nothing.cancel()
+    head = commit(path, {"a.py": "def second(): pass\n"}, "rename")
+    log = git.patch_log(head, 10)
+    # The second commit's diff only: the root's (adding `first`) is not shown.
+    assert log.count("\0") == 1 and "-def first" in log and "+def first" not in log
+    assert set(_removals(git, "r", head, 10)) == {"first"}
+    # A depth that cuts the history: the commits within it, the root still left out.
+    third = commit(path, {"a.py": "def third(): pass\n"}, "again")
+    assert git.patch_log(third, 2).count("\0") == 1 and git.patch_log(third, 3).count("\0") == 2
