@@ -7,6 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.pickling import by_constructor
 
 
@@ -55,8 +56,8 @@ class Anchor:
         return f"Note [{self.name}]" if self.kind is AnchorKind.NOTE else self.name
 
 
-_SPACE = re.compile(r"\s+")
-_SLUG_DROP = re.compile(r"[^\w\- ]", re.UNICODE)
+_SPACE = compiled_on_use(r"\s+")
+_SLUG_DROP = compiled_on_use(r"[^\w\- ]", re.UNICODE)
 
 
 def fold_space(text: str) -> str:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from anchorcheck.errors import ConfigError
 from anchorcheck.gitio import GitRepo, TreeEntry, check_ref
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.workspace import Workspace
 
-_LABEL = re.compile(r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]*)(?:#(?P<id>[A-Za-z0-9_.-]+))?")
+_LABEL = compiled_on_use(r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]*)(?:#(?P<id>[A-Za-z0-9_.-]+))?")
 
 
 class NoMergeBase(ConfigError):

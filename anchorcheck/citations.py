@@ -16,6 +16,7 @@ from anchorcheck.anchor import fold_space
 from anchorcheck.comment import Comment, JoinedText
 from anchorcheck.headings import note_definition_spans
 from anchorcheck.locations import PATH, REPO, RUN_START, looks_like_path
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.reference import Reference, RefKind
 
 # Every pattern that does not start with a literal starts with a lookbehind that
@@ -37,16 +38,16 @@ _LEAD = r"(?i:see|per|under|cf\.?|described\s+in|explained\s+in)"
 _NOUN = r"(?:[ \t\n]+(?i:note|section|heading|comment|block))?"
 
 # see HEADING in LOC / see "Heading" [in LOC]
-_SEE = re.compile(
+_SEE = compiled_on_use(
     rf"\b{_LEAD}[ \t\n]+(?:(?i:the)[ \t\n]+)?(?:{_QUOTED}|(?P<caps>{_CAPS})){_NOUN}"
     rf"(?:[ \t\n]*,?[ \t\n]+in[ \t\n]+(?:the[ \t\n]+)?{_LOC})?"
 )
 # HEADING (in LOC)
-_PAREN = re.compile(rf"(?:{_QUOTED}|(?P<caps>{_CAPS}))[ \t\n]*\([ \t\n]*in[ \t\n]+{_LOC}[ \t\n]*\)")
+_PAREN = compiled_on_use(rf"(?:{_QUOTED}|(?P<caps>{_CAPS}))[ \t\n]*\([ \t\n]*in[ \t\n]+{_LOC}[ \t\n]*\)")
 # LOC § HEADING
-_SECTION = re.compile(rf"{_LOC}[ \t\n]*§[ \t\n]*(?:{_QUOTED}|(?P<caps>{_CAPS}))")
+_SECTION = compiled_on_use(rf"{_LOC}[ \t\n]*§[ \t\n]*(?:{_QUOTED}|(?P<caps>{_CAPS}))")
 # LOC#HEADING, LOC#slug, LOC#L10-L20
-_FRAGMENT = re.compile(
+_FRAGMENT = compiled_on_use(
     rf"{RUN_START}(?:{REPO})?(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{{0,300}}"
     r"\.[A-Za-z0-9]{1,10})#(?:L(?P<l1>\d+)(?:-L?(?P<l2>\d+))?\b|(?P<caps>"
     # A GitHub slug is lower case; `Boolean.html#parseBoolean` (a wrapped Javadoc URL)
@@ -55,29 +56,29 @@ _FRAGMENT = re.compile(
 )
 # Every _FRAGMENT match holds this (a file extension right before its `#`); a `#`
 # alone (GHC's `Int#`, `#if`) does not make _FRAGMENT worth trying at every position.
-_FRAGMENT_HINT = re.compile(r"\.[A-Za-z0-9]{1,10}#")
-_NOTE = re.compile(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\]")
-_MD_LINK = re.compile(
+_FRAGMENT_HINT = compiled_on_use(r"\.[A-Za-z0-9]{1,10}#")
+_NOTE = compiled_on_use(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\]")
+_MD_LINK = compiled_on_use(
     r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
 )
 # A Markdown link reference definition, `[label]: target "title"`, on its own line.
-_MD_REF_DEF = re.compile(
+_MD_REF_DEF = compiled_on_use(
     r"(?m)^[ \t]{0,3}\[[^\]\n]{1,300}\]:[ \t]*(?P<target><[^<>\n]{1,500}>|[^\s<>]{1,500})"
 )
-_URL = re.compile(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
-_BLOB_URL = re.compile(
+_URL = compiled_on_use(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
+_BLOB_URL = compiled_on_use(
     r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
     r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
 )
-_GUTTER = re.compile(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
+_GUTTER = compiled_on_use(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
 
 
 # Every reference form contains one of these (see triggers.REFERENCE_PATTERN).
-TRIGGER = re.compile(triggers.REFERENCE_PATTERN)
+TRIGGER = compiled_on_use(triggers.REFERENCE_PATTERN)
 
 
-_SEE_HINT = re.compile(r"(?i:see|per|under|cf\b|described|explained)")
-_CF = re.compile(r"cf\b")
+_SEE_HINT = compiled_on_use(r"(?i:see|per|under|cf\b|described|explained)")
+_CF = compiled_on_use(r"cf\b")
 
 
 def _see_hint(text: str) -> bool:
@@ -91,7 +92,7 @@ def _see_hint(text: str) -> bool:
         _CF.search(folded) is not None
 
 
-_PAREN_HINT = re.compile(r"\([ \t\n]*in[ \t\n]")
+_PAREN_HINT = compiled_on_use(r"\([ \t\n]*in[ \t\n]")
 _LEAD_WORDS = ("see", "per", "under", "cf", "described", "explained")
 
 

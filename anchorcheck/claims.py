@@ -20,39 +20,40 @@ from anchorcheck.locations import PATH as _PATH
 from anchorcheck.locations import REPO as _REPO
 from anchorcheck.locations import RUN_START as _RUN_START
 from anchorcheck.locations import looks_like_path
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.reference import Reference, RefKind
 
 _RANGE = r"(?P<l1>\d{1,7})(?:[ \t]*[-–][ \t]*(?P<l2>\d{1,7}))?"
 
-_PATH_LINES = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}:{_RANGE}(?![\d:])")
+_PATH_LINES = compiled_on_use(rf"{_RUN_START}(?:{_REPO})?{_PATH}:{_RANGE}(?![\d:])")
 # (`\b(?:at|on)` written as its letters then the word boundary behind them: the engine
 # then tries it only at an `a` or an `o`, not at every position.)
-_AT_LINES = re.compile(
+_AT_LINES = compiled_on_use(
     rf"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?P<loc>(?i:lines?)[ \t]+|:){_RANGE}(?![\w:])"
     rf"(?:[ \t\n]+(?:of|in)[ \t\n]+{_RUN_START}(?:{_REPO})?{_PATH})?"
 )
-_PATH_SYMBOL = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}:(?P<name>[A-Za-z_]\w{{0,100}})\(\)")
+_PATH_SYMBOL = compiled_on_use(rf"{_RUN_START}(?:{_REPO})?{_PATH}:(?P<name>[A-Za-z_]\w{{0,100}})\(\)")
 # Every _PATH_SYMBOL match holds this: a comment with `()` somewhere (most docstrings)
 # is searched by _PATH_SYMBOL, which no literal starts, only when it holds `:name()`.
-_PATH_SYMBOL_HINT = re.compile(r":[A-Za-z_]\w{0,100}\(\)")
-_SYMBOL_IN = re.compile(
+_PATH_SYMBOL_HINT = compiled_on_use(r":[A-Za-z_]\w{0,100}\(\)")
+_SYMBOL_IN = compiled_on_use(
     rf"`(?P<name>[A-Za-z_][\w.]{{0,150}})\(\)`[ \t\n]+in[ \t\n]+{_RUN_START}(?:{_REPO})?{_PATH}"
 )
-_RESTATES = re.compile(
+_RESTATES = compiled_on_use(
     r"\brestates[ \t]+(?:(?P<repo>[A-Za-z0-9_][\w.-]{0,100}):(?!:))?(?P<path>[^\s:]{1,300})"
     r"::(?P<key>[\w.\-\[\]]{1,200})"
 )
-_COLON_DIGIT = re.compile(r":\d")
+_COLON_DIGIT = compiled_on_use(r":\d")
 # `\b(?:at|on)...` written to start with its letters (the word boundary checked behind
 # them), so that the engine tries it only where an `a` or an `o` stands.
-_AT_HINT = re.compile(r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
-_ANY_PATH = re.compile(rf"{_RUN_START}(?:{_REPO})?{_PATH}")
-_CLAIM_BEFORE = re.compile(
+_AT_HINT = compiled_on_use(r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
+_ANY_PATH = compiled_on_use(rf"{_RUN_START}(?:{_REPO})?{_PATH}")
+_CLAIM_BEFORE = compiled_on_use(
     r"(?:`(?P<code>[^`\n]{1,150})`|(?P<kv>(?:[A-Za-z_][\w.-]{0,80}:[ \t]+){1,6}[\w./\"'-]{1,80})"
     r"|(?P<flag>--?[A-Za-z][\w-]{0,80}))[ \t\n]+(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?\Z"
 )
-_LITERAL = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[-+]?\b\d+(?:\.\d+)?\b|\b(?:true|false)\b")
-_BARE_VALUE = re.compile(r"[:=][ \t]*([^\s#,;{}\[\]]+)[ \t]*[,;]?[ \t]*$")
+_LITERAL = compiled_on_use(r"\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*'|[-+]?\b\d+(?:\.\d+)?\b|\b(?:true|false)\b")
+_BARE_VALUE = compiled_on_use(r"[:=][ \t]*([^\s#,;{}\[\]]+)[ \t]*[,;]?[ \t]*$")
 
 # Every claim, and every mention find_mentions gives, contains one of these (joined
 # into triggers.REFERENCE_PATTERN): a mention in backticks is a dotted name, has a
@@ -67,12 +68,12 @@ TRIGGER = r":\d|\(\)|restates|\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d|`[~!
 # every word of every comment (15% of extraction time). A backtick mention is
 # searched from its backtick, and its Sphinx role read just before it; a call from
 # its `()`, and its dotted name read backwards from there.
-_MENTION_TICK = re.compile(
+_MENTION_TICK = compiled_on_use(
     r"`[~!]?(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})(?P<call>\(\))?`"
 )
 _ROLES = tuple(f":{r}:" for r in ("func", "meth", "class", "obj", "attr", "data", "exc"))
-_MENTION_CALL = re.compile(r"(?<![\w.`])(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})\(\)")
-_DOCTEST = re.compile(r"^[ \t]*(?:>>>|\.\.\.)", re.MULTILINE)
+_MENTION_CALL = compiled_on_use(r"(?<![\w.`])(?P<name>[A-Za-z_]\w{0,100}(?:\.[A-Za-z_]\w{0,100}){0,10})\(\)")
+_DOCTEST = compiled_on_use(r"^[ \t]*(?:>>>|\.\.\.)", re.MULTILINE)
 
 
 def claimed_text(text: str, end: int) -> str | None:

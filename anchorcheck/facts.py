@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anchorcheck.languages import language_of
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.scanners import yaml_block_scalar_lines
 
 
@@ -90,11 +91,11 @@ def same_value(a: str, b: str) -> bool:
 
 # -- YAML ------------------------------------------------------------------------
 
-_YAML_KEY = re.compile(
+_YAML_KEY = compiled_on_use(
     r"^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?(?P<key>[^\s:#{}\[\],'\"][^:#]*?|\"[^\"]*\"|'[^']*')"
     r"[ \t]*:(?:[ \t]+(?P<value>.*?))?[ \t]*$"
 )
-_DIRECTIVE_ONLY = re.compile(r"^[ \t]*(?:\{\{.*?\}\}[ \t]*)+$")
+_DIRECTIVE_ONLY = compiled_on_use(r"^[ \t]*(?:\{\{.*?\}\}[ \t]*)+$")
 
 
 def _yaml(text: str) -> dict[str, Fact]:

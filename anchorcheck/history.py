@@ -23,12 +23,13 @@ from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
 from anchorcheck.gitio import Background, GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.threads import InThread
 from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_IDENT = compiled_on_use(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,7 +291,7 @@ def names_defined_in(lines: str) -> set[str]:
 
 # What names_defined_in matches, on each line by itself (`[^\S\n]`: space but not a
 # line break) and in ASCII, as git's PCRE reads it.
-_DEFINITION = re.compile(
+_DEFINITION = compiled_on_use(
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)[^\S\n]+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*[^\S\n]*(?:=(?!=)|::)"
     r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+",
@@ -364,7 +365,7 @@ def _line_of(text: str, m: re.Match[str]) -> str:
 # A diff line that adds (+) or removes (-) a definition: `def name`, `NAME = `,
 # `name ::`; the file headers (+++, ---) are not. The first match on a line decides,
 # and none spans lines (`[^\S\n]`).
-_EVENT = re.compile(
+_EVENT = compiled_on_use(
     rf"^(?!\+\+\+|---)(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}[^\S\n]+"
     r"(?P<a>[A-Za-z_$][\w$]*)(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)[^\S\n]*(?:=[^=\n]|::))",
     re.MULTILINE,

@@ -10,18 +10,19 @@ from __future__ import annotations
 import re
 
 from anchorcheck.languages import language_of
+from anchorcheck.patterns import compiled_on_use
 
 # A backslash starts no run either: `C:\\foo\\bar.py:12` is a Windows path, not bar.py.
 RUN_START = r"(?<![A-Za-z0-9_.~/+@:\\-])"
 REPO = r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]{0,100}):(?=[A-Za-z_.~])"
 PATH = r"(?P<path>(?:\./)?[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{0,300}[A-Za-z0-9_+-])"
 
-_HOST = re.compile(
+_HOST = compiled_on_use(
     r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|info|co|uk|de|fr|jp"
     r"|ai|app|cloud|sh|me|us|eu|ly|gl|gg|rs|ch|nl|ru|cn|in|au|ca)/",
     re.IGNORECASE,
 )
-_EXTENSION = re.compile(r"\.[A-Za-z0-9]{1,10}$")
+_EXTENSION = compiled_on_use(r"\.[A-Za-z0-9]{1,10}$")
 _PLAIN_EXTENSIONS = frozenset(
     {".txt", ".json", ".rst", ".lock", ".csv", ".j2", ".tmpl", ".gotmpl", ".env", ".in"}
 )

@@ -26,6 +26,7 @@ from markdown_it.token import Token
 
 from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug
 from anchorcheck.comment import Comment, CommentLine
+from anchorcheck.patterns import compiled_on_use
 
 _INLINE = MarkdownIt("commonmark")
 _MAX_HEADING = 500
@@ -41,13 +42,13 @@ _INLINE_MARKUP = frozenset("*_`[]<>!&\\")
 # a line of prose starting with anything else skips every pattern below.
 _CONTAINER_START = frozenset(">-+*0123456789")
 _LEAF_START = frozenset("=-#`~*_<")
-_QUOTE = re.compile(r" {0,3}>")
-_ITEM = re.compile(r" {0,3}(?:[-+*]|(\d{1,9})[.)])(?= |$)")
-_ATX = re.compile(r" {0,3}#{1,6}(?: |$)")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_BREAK = re.compile(r" {0,3}(?:(?:\*[ ]*){3,}|(?:-[ ]*){3,}|(?:_[ ]*){3,})$")
-_SETEXT = re.compile(r" {0,3}(?:=+|-+)[ ]*$")
-_CLOSING_HASHES = re.compile(r"(?:^| )#+ *$")
+_QUOTE = compiled_on_use(r" {0,3}>")
+_ITEM = compiled_on_use(r" {0,3}(?:[-+*]|(\d{1,9})[.)])(?= |$)")
+_ATX = compiled_on_use(r" {0,3}#{1,6}(?: |$)")
+_FENCE = compiled_on_use(r" {0,3}(`{3,}|~{3,})")
+_BREAK = compiled_on_use(r" {0,3}(?:(?:\*[ ]*){3,}|(?:-[ ]*){3,}|(?:_[ ]*){3,})$")
+_SETEXT = compiled_on_use(r" {0,3}(?:=+|-+)[ ]*$")
+_CLOSING_HASHES = compiled_on_use(r"(?:^| )#+ *$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,10 +362,10 @@ def _atx_title(rest: str) -> str:
     return body.strip(" ")
 
 
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINK_TARGET = re.compile(r"\]\([^)\n]*\)")
-_TAG = re.compile(r"</?[A-Za-z][^<>\n]*>")
-_MARKUP = re.compile(r"\\([!-/:-@\[-`{-~])|[*`\[\]]|(?<!\w)_+|_+(?!\w)")
+_IMAGE = compiled_on_use(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK_TARGET = compiled_on_use(r"\]\([^)\n]*\)")
+_TAG = compiled_on_use(r"</?[A-Za-z][^<>\n]*>")
+_MARKUP = compiled_on_use(r"\\([!-/:-@\[-`{-~])|[*`\[\]]|(?<!\w)_+|_+(?!\w)")
 
 
 def _approximate_text(source: str) -> str:

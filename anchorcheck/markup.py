@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 
 from anchorcheck.finding import Severity
+from anchorcheck.patterns import compiled_on_use
 
 # Mid-line, only these can start markup (links need `[`, so `(` and `!` are inert);
 # `#` is escaped so repo text cannot autolink issues.
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]#|~])")
+_MD_SPECIAL = compiled_on_use(r"([\\`*_\[\]#|~])")
 ICONS = {Severity.ERROR: "🛑", Severity.WARNING: "⚠️", Severity.INFO: "ℹ️"}
 
 

@@ -18,11 +18,11 @@ compared with GHC's golden list:
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from anchorcheck.gitio import GitRepo
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.workspace import Workspace
 
 EXCLUDED = ("testsuite/tests/linters/notes.stdout", "linters/lint-notes/test")
@@ -108,8 +108,8 @@ def find_notes(path: str, text: str) -> tuple[list[NoteSite], list[NoteSite]]:
     return defs, refs
 
 
-_LOOSE = re.compile(r"(?i)\bnote[ \t]*\[(?P<name>[^\[\]\n]{1,200})\]")
-_LOOSE_LEADER = re.compile(r"^[ \t]*(?:#+|//+|--+|;+|/?\*+|\{-)?[ \t]*$")
+_LOOSE = compiled_on_use(r"(?i)\bnote[ \t]*\[(?P<name>[^\[\]\n]{1,200})\]")
+_LOOSE_LEADER = compiled_on_use(r"^[ \t]*(?:#+|//+|--+|;+|/?\*+|\{-)?[ \t]*$")
 
 
 def loose_key(name: str) -> str:

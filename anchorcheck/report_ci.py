@@ -11,7 +11,6 @@ from __future__ import annotations
 import inspect
 import json
 import os
-import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
@@ -23,13 +22,14 @@ from anchorcheck import __version__
 from anchorcheck.check import FingerprintedFinding
 from anchorcheck.finding import Severity
 from anchorcheck.markup import ICONS, md_code, md_text
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.rules import REGISTRY, Rule
 from anchorcheck.workspace import Workspace
 
 PROJECT_URL = "https://github.com/anchorcheck/anchorcheck"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-_XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_XML_ILLEGAL = compiled_on_use(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
 def rule_help_uri(rule: Rule) -> str:

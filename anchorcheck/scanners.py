@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from anchorcheck.comment import Comment, CommentLine
+from anchorcheck.patterns import compiled_on_use
 
 # Strings, unrolled so that no two branches of a repetition can match the same text.
 _DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*"?'
@@ -209,9 +210,9 @@ _FAMILIES: Mapping[str, _Family] = _OnFirstUse(
 _FIRST: Mapping[str, re.Pattern[str] | None] = _OnFirstUse(
     _SOURCES, lambda name: _first_chars(_FAMILIES[name].pattern))
 
-_YAML_BLOCK_SCALAR = re.compile(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
-_YAML_ENTRY_LEAD = re.compile(r" *(?:- +)*")  # indentation and sequence dashes before a key
-_OPENERS = re.compile(r"^(?:#+|//+|--+|;+)")
+_YAML_BLOCK_SCALAR = compiled_on_use(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
+_YAML_ENTRY_LEAD = compiled_on_use(r" *(?:- +)*")  # indentation and sequence dashes before a key
+_OPENERS = compiled_on_use(r"^(?:#+|//+|--+|;+)")
 
 
 # Span kinds: what the scanner found, before any Comment is built.
@@ -357,7 +358,7 @@ _NEXT_SOURCES = {
 }
 _NEXT: Mapping[str, re.Pattern[str]] = _OnFirstUse(
     _NEXT_SOURCES, lambda name: re.compile(_NEXT_SOURCES[name], re.DOTALL))
-_NEXT_LINE_START = re.compile(r"\n[^\S\n]*")
+_NEXT_LINE_START = compiled_on_use(r"\n[^\S\n]*")
 
 
 def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]:
@@ -416,7 +417,7 @@ def _line_run(text: str, start: int, end: int) -> Iterator[list[Span]]:
         yield [(nxt.end(), end, _RUN)]
 
 
-_CODE_LINE = re.compile(r"^[ \t]*[^\s#]", re.MULTILINE)
+_CODE_LINE = compiled_on_use(r"^[ \t]*[^\s#]", re.MULTILINE)
 
 
 def _first_code_offset(text: str) -> int:
@@ -563,9 +564,9 @@ def _block_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[tupl
     return tuple(out), own
 
 
-_BLOCK_OPENER = re.compile(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?")
-_BLOCK_CLOSER = re.compile(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z")
-_GUTTER = re.compile(r"[ \t]*(?:\*(?!/)[ \t]?)?")
+_BLOCK_OPENER = compiled_on_use(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?")
+_BLOCK_CLOSER = compiled_on_use(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z")
+_GUTTER = compiled_on_use(r"[ \t]*(?:\*(?!/)[ \t]?)?")
 
 
 def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
@@ -580,7 +581,7 @@ def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentL
     return tuple(out)
 
 
-_NESTING = re.compile(r"\{-|-\}")
+_NESTING = compiled_on_use(r"\{-|-\}")
 
 
 def _nested_end(text: str, start: int) -> int:

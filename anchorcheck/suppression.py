@@ -4,15 +4,15 @@ after an own-line block (the usual place for a marker above a line)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from anchorcheck.comment import Comment
 from anchorcheck.finding import Finding
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.pickling import by_constructor
 
-_MARKER = re.compile(r"anchorcheck:[ \t]*ignore(?:\[(?P<codes>[A-Za-z0-9, \t]{0,200})\])?")
+_MARKER = compiled_on_use(r"anchorcheck:[ \t]*ignore(?:\[(?P<codes>[A-Za-z0-9, \t]{0,200})\])?")
 
 
 @by_constructor

@@ -10,26 +10,28 @@ from __future__ import annotations
 import ast
 import re
 
-_GENERIC = re.compile(
+from anchorcheck.patterns import compiled_on_use
+
+_GENERIC = compiled_on_use(
     r"\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|module|namespace|impl"
     r"|macro_rules!|procedure|sub|proc)[ \t]+(?:\([^)\n]{0,200}\)[ \t]*)?([A-Za-z_$][\w$]*)"
 )
-_ASSIGNED_FN = re.compile(
+_ASSIGNED_FN = compiled_on_use(
     r"(?m)^[ \t]*(?:export[ \t]+)?(?:const|let|var|static)?[ \t]*([A-Za-z_$][\w$]*)[ \t]*[:=][ \t]*"
     r"(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>)"
 )
-_C_FUNCTION = re.compile(
+_C_FUNCTION = compiled_on_use(
     r"(?m)^[A-Za-z_][\w:<>,*& \t]{0,200}?[ \t*&]([A-Za-z_]\w*)[ \t]*\([^;{}\n]{0,300}\)[ \t]*"
     r"(?:const[ \t]*)?(?:\{|$)"
 )
-_C_LINE_START = re.compile(r"(?m)^([A-Za-z_]\w*)[ \t]*\([^;\n]*$")  # GNU style: type on the line above
-_METHOD = re.compile(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
+_C_LINE_START = compiled_on_use(r"(?m)^([A-Za-z_]\w*)[ \t]*\([^;\n]*$")  # GNU style: type on the line above
+_METHOD = compiled_on_use(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
                      r"([A-Za-z_$][\w$]*)[ \t]*\([^;\n]{0,300}\)[ \t]*\{")
-_HASKELL = re.compile(r"(?m)^([a-z_][\w']*)[ \t]*::|^(?:data|newtype|type|class)[ \t]+([A-Z][\w']*)")
-_SHELL = re.compile(
+_HASKELL = compiled_on_use(r"(?m)^([a-z_][\w']*)[ \t]*::|^(?:data|newtype|type|class)[ \t]+([A-Z][\w']*)")
+_SHELL = compiled_on_use(
     r"(?m)^[ \t]*(?:function[ \t]+)?([A-Za-z_][\w.-]*)[ \t]*\(\)|^[ \t]*function[ \t]+([A-Za-z_][\w.-]*)"
 )
-_MAKE = re.compile(r"(?m)^([A-Za-z0-9_.-]+)[ \t]*:(?!=)")
+_MAKE = compiled_on_use(r"(?m)^([A-Za-z0-9_.-]+)[ \t]*:(?!=)")
 
 
 def defined_symbols(text: str, language: str | None) -> dict[str, int]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from anchorcheck import claims
 from anchorcheck.headings import HeadingOptions, caps_line_at, has_caps_line
+from anchorcheck.patterns import compiled_on_use
 
 
 class LazyPattern:
@@ -80,7 +81,7 @@ class AnyOf:
         return False
 
 
-_DIGIT = re.compile(r"\d")  # what every `numeric` alternative holds (the same \d)
+_DIGIT = compiled_on_use(r"\d")  # what every `numeric` alternative holds (the same \d)
 
 
 _AT_ON_LINE = r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d"  # \b(?:at|on)[ \t\n]+...
@@ -97,7 +98,7 @@ _HEADING_NEXT = rf"{_GAP}(?:[Tt][Hh][Ee]{_GAP})?[\"'`“A-Z0-9]"
 _LEADS = ("see", "See", "SEE", "per", "Per", "PER", "under", "Under", "UNDER")
 # After `Note`: its `[` (Note [Title]), perhaps on the next line.
 _NOTE_NEXT = rf"{_GAP}\["
-_WORD_END = re.compile(r"\b")  # after `cf`: cf. and cf, but not cfg
+_WORD_END = compiled_on_use(r"\b")  # after `cf`: cf. and cf, but not cfg
 
 # Every reference form contains one of these; most comments contain none. The
 # alternations are the definitions; REFERENCE and INTEREST below answer the same
@@ -136,7 +137,7 @@ HADDOCK_INTEREST = dataclasses.replace(
 _SEPARATOR = "\x00\n"
 # A digit after a blank or a colon: where every `numeric` alternative (`:12`, `at line
 # 3`) ends; written digit first, so that the engine scans for digits.
-_NUMERIC_END = re.compile(r"\d(?<=[\s:]\d)")
+_NUMERIC_END = compiled_on_use(r"\d(?<=[\s:]\d)")
 # Fewer blocks than this are asked one by one: below it the ~40 searches of the joined
 # text cost more than ~30 per block (every 10th GHC Haskell file, instructions of
 # extraction: one by one 1,984M, joined from 1 block 1,750M, from 3 1,748M, from 8

@@ -21,13 +21,14 @@ from anchorcheck.errors import ConfigError
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.symbols import defined_symbols, definition_regex
 from anchorcheck.workspace import Contract, Workspace
 
 FileId = tuple[str, str]
-_TOKEN = re.compile(r"[^\s:=,;'\"`()\[\]{}]+")
+_TOKEN = compiled_on_use(r"[^\s:=,;'\"`()\[\]{}]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +200,7 @@ def _find_elsewhere(lines: list[str], tokens: list[str], size: int) -> list[tupl
     return [r for r in found if not any(o != r and o[0] <= r[0] and r[1] <= o[1] for o in found)]
 
 
-_NUMBERS = re.compile(r"(\d+)(?:([ \t]*[-–][ \t]*L?)(\d+))?")
+_NUMBERS = compiled_on_use(r"(\d+)(?:([ \t]*[-–][ \t]*L?)(\d+))?")
 
 
 def _rewrite_span(ref: Reference, old_span: str, new_span: str) -> tuple[str, str]:

@@ -8,9 +8,11 @@ import posixpath
 import re
 import tomllib
 
+from anchorcheck.patterns import compiled_on_use
+
 DEFAULT_VERSION_FILES = ("Chart.yaml", "pyproject.toml", "package.json")
 
-_CHART_VERSION = re.compile(r"^version:[ \t]*[\"']?([^\"'\s#]+)", re.MULTILINE)
+_CHART_VERSION = compiled_on_use(r"^version:[ \t]*[\"']?([^\"'\s#]+)", re.MULTILINE)
 
 
 def is_version_file(path: str, names: tuple[str, ...] = DEFAULT_VERSION_FILES) -> bool:
