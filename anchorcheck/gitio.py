@@ -226,7 +226,13 @@ class GitRepo:
         return {p[len(prefix):] if p.startswith(prefix) else p
                 for p in done.stdout.decode(errors=PATH_ERRORS).split("\0") if p}
 
-    def start_patch_log(self, commit: str, depth: int) -> Background | None:
+    def start_commit_list(self, commit: str, depth: int) -> Background:
+        """The list start_patch_log reads first, started: the last `depth` commits of
+        `commit`'s history, each with its parents."""
+        return Background(["git", f"--git-dir={self.git_dir}", "rev-list", "--parents",
+                           f"--max-count={depth}", commit])
+
+    def start_patch_log(self, commit: str, depth: int, listed: Background | None = None) -> Background | None:
         """Start, in the background, the `git log -p -U0` that patch_log reads: the diffs
         of the last `depth` commits of `commit`'s history, newest first, each commit's
         headed by a NUL, its sha and its subject. None when the history holds nothing to
@@ -236,8 +242,10 @@ class GitRepo:
         # A root commit only adds lines, and its diff is the whole tree (a repo of one
         # commit would be printed entire): its events never decide anything, skip it.
         # Each commit with its parents: a root is one without.
-        listed = self._git("rev-list", "--parents", f"--max-count={depth}", commit)
-        revs = [line.split() for line in listed.splitlines()]
+        out = (listed or self.start_commit_list(commit, depth)).output()
+        if out is None:  # failed: asked again in the foreground, for git's message
+            out = self._git_bytes("rev-list", "--parents", f"--max-count={depth}", commit)
+        revs = [line.split() for line in out.decode().splitlines()]
         if len(revs) < depth:  # the whole history: its roots are among these
             roots = [rev[0] for rev in revs if len(rev) == 1]
             if len(roots) == len(revs):

@@ -8,12 +8,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import extract_options
-from anchorcheck.gitio import GitRepo, NameSearch
+from anchorcheck.gitio import GitError, GitRepo, NameSearch
 from anchorcheck.history import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,
@@ -250,3 +251,6 @@ def test_a_history_of_roots_only_starts_no_log_and_a_root_is_left_out_of_a_longe
     # A depth that cuts the history: the commits within it, the root still left out.
     third = commit(path, {"a.py": "def third(): pass\n"}, "again")
     assert git.patch_log(third, 2).count("\0") == 1 and git.patch_log(third, 3).count("\0") == 2
+    # A commit git cannot list: its message, not an empty history.
+    with pytest.raises(GitError, match="bad object"):
+        git.start_patch_log("0" * 40, 10)
