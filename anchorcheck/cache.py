@@ -17,6 +17,7 @@ import sqlite3
 import sys
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,10 @@ class BlobCache:
                 for oid, lang, value in items]
         if not rows:
             return
+        # In key order: blob ids are random, and inserting them as they come splits
+        # pages all over the table's B-tree (17k rows of a cold bench run: 0.11-0.125 s
+        # as they come, 0.076-0.10 s sorted, the sort ~5 ms).
+        rows.sort(key=itemgetter(0))
         try:
             self._db.execute("BEGIN IMMEDIATE")
             self._db.executemany("INSERT OR REPLACE INTO blobs (key, value) VALUES (?, ?)", rows)
