@@ -92,6 +92,12 @@ class BlobCache:
         try:
             if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
                 db.execute("PRAGMA journal_mode = WAL")
+            if db.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+                # In WAL mode NORMAL keeps the file consistent through any crash; a power
+                # loss may only drop the last writes, which a cache can lose. FULL waited
+                # for the disk at every write (a 100 KB result: 11.6 ms against 5.9) and
+                # again at close (11 ms against 1.5): a tenth of a merge-order run.
+                db.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.OperationalError:
             pass
 

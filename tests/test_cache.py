@@ -243,3 +243,18 @@ def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
     empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
     back = snapshot_from_json(json.loads(json.dumps(snapshot_to_json(empty))), RepoSpec.make("r", P("."), "main"))
     assert back is not None and dict(back.oids) == {} and dict(back.line_counts) == {} and list(back.references) == []
+
+
+def test_the_cache_writes_in_wal_mode_without_waiting_for_the_disk_at_every_write(tmp_path: Path) -> None:
+    """WAL with synchronous=NORMAL: consistent through any crash (a power loss may drop
+    the last writes, which a cache can lose); FULL waited for the disk at every write."""
+    from anchorcheck.extract import ExtractOptions
+
+    cache = BlobCache(tmp_path / "c", ExtractOptions())
+    db = cache._db
+    assert db is not None
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    cache.put_result("k", {"v": 1})
+    cache.close()
+    assert BlobCache(tmp_path / "c", ExtractOptions()).get_result("k") == {"v": 1}
