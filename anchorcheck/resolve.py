@@ -130,15 +130,23 @@ class _FilesByName:
         self._paths = paths
         self._joined: str | None = None
         self._table: dict[str, list[str]] | None = None
-        self._asked = 0
+        self._found: dict[str, list[str]] = {}  # by base name, what _search found
+        self._asked = 0  # different names searched
 
     def named(self, base: str) -> Sequence[str]:
         """The paths whose base name is `base`."""
         if self._table is None:
+            # A name asked again is answered from what the search found: references
+            # repeat names (the bench's PR cites one file 20 times: 160 searches of
+            # every repo's joined paths, 21 ms, for 8 different questions).
+            found = self._found.get(base)
+            if found is not None:
+                return found
             self._asked += 1
             if self._asked <= self._SEARCHES:
                 found = self._search(base)
                 if found is not None:
+                    self._found[base] = found
                     return found
             table: dict[str, list[str]] = defaultdict(list)
             for path in self._paths:

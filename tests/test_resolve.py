@@ -18,6 +18,11 @@ def test_searching_the_joined_paths_answers_as_the_table(paths: frozenset[str], 
     """The first questions are searched in the joined paths, later ones read a table:
     both give every path of that base name, and only those."""
     names = _FilesByName(paths)
+    # The same after two different names (the table then), and with names asked again
+    # answered from what the first search found.
+    soon = _FilesByName(paths)
+    soon._SEARCHES = 2
     for base in asked:
         expected = sorted(p for p in paths if p.rpartition("/")[2] == base)
         assert sorted(names.named(base)) == expected
+        assert sorted(soon.named(base)) == expected
