@@ -21,16 +21,36 @@ from anchorcheck.patterns import compiled_on_use
 
 
 class LazyPattern:
-    """A regex compiled when first searched: then its `search` is the compiled
-    pattern's own, so later calls cost what a compiled pattern's do."""
+    """A regex compiled only once it has been wanted `after` times (`ready`), for an
+    alternative to a slower test that pays only over many calls; then its `search` is
+    the compiled pattern's own, so later calls cost what a compiled pattern's do."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, after: int = 0) -> None:
         self.source = source
+        self._left = after  # calls still to answer without it
+
+    def ready(self) -> bool:
+        """Whether to search with it now: False for the first `after` calls."""
+        if self._left > 0:
+            self._left -= 1
+            return False
+        self.ready = _always  # type: ignore[method-assign]
+        return True
 
     def search(self, text: str, pos: int, endpos: int) -> re.Match[str] | None:
         compiled = re.compile(self.source)
         self.search = compiled.search  # type: ignore[method-assign,assignment]
         return compiled.search(text, pos, endpos)
+
+
+def _always() -> bool:
+    return True
+
+
+# Calls of a trigger test on a short range before its one alternation is compiled:
+# compiling costs ~4.5 ms each, and the alternation saves ~5 us a call, so it pays
+# after ~900; a PR's ten files make a few hundred calls, a cold run a hundred thousand.
+_WHOLE_AFTER = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,11 +73,11 @@ class AnyOf:
     numeric: tuple[re.Pattern[str], ...] = ()
     # The same test as one alternation, for short ranges: below ~64 characters its one
     # call beats the ~20 calls above (measured: 3.6 vs 8.7 µs at 16 characters, 53 vs
-    # 26 µs at 256). Compiled on first use (13 ms for the three at every start).
+    # 26 µs at 256). Compiled once it has been wanted _WHOLE_AFTER times.
     whole: LazyPattern | None = None
 
     def __call__(self, text: str, start: int, end: int) -> bool:
-        if self.whole is not None and end - start < 64:
+        if self.whole is not None and end - start < 64 and self.whole.ready():
             return self.whole.search(text, start, end) is not None
         # Plain loops, not any(): most blocks hold nothing, so every test runs, and a
         # generator per test costs as much as the test.
@@ -122,14 +142,15 @@ REFERENCE = AnyOf(
               *((word, _WORD_END) for word in ("cf", "Cf", "CF"))),
     patterns=tuple(re.compile(p) for p in (r"\([ \t\n]*in[ \t\n]", r"\.[A-Za-z0-9]{1,10}#")),
     numeric=(re.compile(r":\d"), re.compile(_AT_ON_LINE)),
-    whole=LazyPattern(REFERENCE_PATTERN),
+    whole=LazyPattern(REFERENCE_PATTERN, _WHOLE_AFTER),
 )
 INTEREST = dataclasses.replace(
-    REFERENCE, literals=(*REFERENCE.literals, "anchorcheck:"), whole=LazyPattern(INTEREST_PATTERN))
+    REFERENCE, literals=(*REFERENCE.literals, "anchorcheck:"),
+    whole=LazyPattern(INTEREST_PATTERN, _WHOLE_AFTER))
 # Haddock anchors (`-- #name#`) are of interest in Haskell too.
 HADDOCK_INTEREST = dataclasses.replace(
     INTEREST, patterns=(*INTEREST.patterns, re.compile(r"#[A-Za-z][\w-]*#")),
-    whole=LazyPattern(HADDOCK_PATTERN))
+    whole=LazyPattern(HADDOCK_PATTERN, _WHOLE_AFTER))
 
 
 # Between the blocks KeepTest.select joins: no pattern it searches matches a NUL, and a

@@ -352,5 +352,8 @@ def test_a_lazy_pattern_compiles_on_first_search_and_then_is_the_compiled_search
     from anchorcheck.triggers import LazyPattern
 
     lazy = LazyPattern(r"a+b")
+    assert lazy.ready()  # wanted from the first call
     assert lazy.search("xaab", 0, 4) is not None and lazy.search("xaab", 0, 3) is None
     assert lazy.search == re.compile(r"a+b").search  # the compiled pattern's own method now
+    later = LazyPattern(r"a+b", after=2)  # not ready for its first two calls
+    assert [later.ready() for _ in range(4)] == [False, False, True, True]
