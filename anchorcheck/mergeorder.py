@@ -23,7 +23,6 @@ from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries, paused_gc
 from anchorcheck.errors import ConfigError
-from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, TreeEntry
 from anchorcheck.lazy import of_kind
 from anchorcheck.reference import Reference, RefKind
@@ -545,6 +544,12 @@ def _facts(world: Scenarios, result: Analysis) -> None:
             if res.status is Status.RESOLVED and res.files:
                 repo, path = res.files[0]
                 restated.setdefault((repo, path, ref.name or ""), []).append(ref)
+    if not restated and not world.workspace.settings.contracts:
+        return
+    # Imported here: most workspaces restate no fact, and its dataclasses and patterns
+    # cost every merge order's start.
+    from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
+
     in_contracts: dict[tuple[str, str, str], list[str]] = {}
     for contract in world.workspace.settings.contracts:
         for address in contract.facts:
