@@ -4,6 +4,7 @@ facts | fix | notes | rules | demo`."""
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import sys
@@ -594,6 +595,17 @@ def demo(keep: Path | None) -> None:
 
 
 def main() -> None:
+    try:
+        _main()
+    finally:
+        # At exit Python collects every object still tracked, walking the whole heap (a
+        # merge order: 2.6% of its instructions; more after a cold check). Nothing left
+        # needs it: the cache is closed, git's processes waited for, output flushed by
+        # the interpreter as always; freezing only keeps the collector from walking.
+        gc.freeze()
+
+
+def _main() -> None:
     debug = "--debug" in sys.argv[1:]
     try:
         cli.main(prog_name="anchorcheck", standalone_mode=False)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 from tests.conftest import WorkspaceBuilder, run_cli
@@ -198,3 +200,14 @@ def test_progress_on_a_terminal_only(ws: WorkspaceBuilder) -> None:
     assert "anchorcheck: r: 300/300 files read, 0.0 MB, 300 anchors" in shown
     assert _stderr_on_a_terminal(["check", "--no-cache", "--quiet"], ws.root, {}) == ""
     assert _stderr_on_a_terminal(["check", "--no-cache"], ws.root, {"CI": "true"}) == ""
+
+
+def test_the_command_line_leaves_its_heap_to_the_process_exit_not_to_a_last_collection(tmp_path: Path) -> None:
+    """main() freezes the heap at the end (gc.freeze): at exit the collector would only
+    walk it. The command still ends with its exit code and its output."""
+    script = ("import gc, sys\nsys.argv = ['anchorcheck', '--version']\nfrom anchorcheck.cli import main\n"
+              "code = 0\ntry:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
+              "print('frozen', gc.get_freeze_count() > 0, 'code', code)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False,
+                          cwd=tmp_path)
+    assert "anchorcheck" in done.stdout and "frozen True code 0" in done.stdout, done.stdout + done.stderr
