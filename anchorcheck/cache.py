@@ -173,6 +173,27 @@ class BlobCache:
                 self._fail(exc)
             return None
 
+    def get_text(self, key: str) -> str | None:
+        """A text stored under `key` as it is (put_text), or None."""
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+            return None
+        return None if row is None or not isinstance(row[0], str) else row[0]
+
+    def put_text(self, key: str, text: str) -> None:
+        """Store a text as it is, for a caller with its own encoding (crawl's packed
+        snapshots)."""
+        if self._db is None:
+            return
+        try:
+            self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)", (key, text))
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+
     def put_result(self, key: str, value: Any) -> None:
         if self._db is None:
             return

@@ -2,15 +2,17 @@
 
 A merge-order run loads every repo's stored snapshot (resolving a change's references
 needs every repo's anchors and paths) but reads the references, blob ids and line
-counts only of the repos its changes touch: decoding GHC's 10k references and 25k blob
-ids for a networkx PR was a fifth of the run. These containers hold the encoded text
-and decode it when first asked; they compare and hash as the plain values do.
+counts only of the repos its changes touch, and the paths of the others only by name:
+decoding GHC's 10k references and 25k blob ids for a networkx PR was a fifth of the
+run. These containers hold the encoded text and decode it when first asked; they
+compare and hash as the plain values do.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar, overload
 
 from anchorcheck.errors import CacheError
@@ -49,6 +51,46 @@ class LazyMapping(Mapping[_K, _V]):
 
     def __repr__(self) -> str:
         return f"LazyMapping({self._dict()!r})"
+
+
+class LazyPaths(AbstractSet[str]):
+    """A snapshot's paths, from the text the snapshot cache stores them in (joined by
+    NUL, which no git path holds), made a set when first asked as one. Looking a base
+    name up (resolve._FilesByName) reads `nul_joined` itself: a merge order asks the
+    repos its change does not touch only that way."""
+
+    __slots__ = ("_set", "nul_joined")
+
+    def __init__(self, nul_joined: str) -> None:
+        self.nul_joined = nul_joined
+        self._set: frozenset[str] | None = None
+
+    def _all(self) -> frozenset[str]:
+        if self._set is None:
+            self._set = frozenset(self.nul_joined.split("\0")) if self.nul_joined else frozenset()
+        return self._set
+
+    @classmethod
+    def _from_iterable(cls, it: Iterable[Any]) -> frozenset[Any]:
+        return frozenset(it)  # what `|`, `&` and `-` give: a plain set
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._all()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return self._all() == (other._all() if isinstance(other, LazyPaths) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __repr__(self) -> str:
+        return f"LazyPaths({set(self._all())!r})"
 
 
 class LazyReferences(Sequence[Reference]):

@@ -5,12 +5,14 @@ from __future__ import annotations
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
 
 from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.headings import HeadingOptions, caps_heading_text
+from anchorcheck.lazy import LazyPaths
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.suggest import Suggester, suggest
 from anchorcheck.workspace import RepoSpec
@@ -121,12 +123,14 @@ class _FilesByName:
     """One snapshot's paths by base name, for path references (which match the files
     they are a suffix of). A table of every path costs GHC's 25k paths ~20 ms, a fifth
     of a merge-order run that asks about ~20 names; so the first questions are answered
-    by `str.find` in all the paths joined into one text (~0.1 ms each), and the table is
-    built only for a repo asked more often (a check asks hundreds)."""
+    by `str.find` in all the paths joined into one text (~0.1 ms each; from the
+    snapshot cache that text comes as it is stored, LazyPaths), and the table is built
+    only for a repo asked more often (a check asks hundreds). The paths are joined by
+    NUL, which no git path holds."""
 
     _SEARCHES = 32
 
-    def __init__(self, paths: frozenset[str]) -> None:
+    def __init__(self, paths: AbstractSet[str]) -> None:
         self._paths = paths
         self._joined: str | None = None
         self._table: dict[str, list[str]] | None = None
@@ -144,32 +148,28 @@ class _FilesByName:
                 return found
             self._asked += 1
             if self._asked <= self._SEARCHES:
-                found = self._search(base)
-                if found is not None:
-                    self._found[base] = found
-                    return found
+                found = self._found[base] = self._search(base)
+                return found
             table: dict[str, list[str]] = defaultdict(list)
             for path in self._paths:
                 table[path.rpartition("/")[2]].append(path)
             self._table = table
         return self._table.get(base, ())
 
-    def _search(self, base: str) -> list[str] | None:
-        """None when the joined text cannot answer: a path holding a line break."""
+    def _search(self, base: str) -> list[str]:
         if self._joined is None:
-            joined = "\n" + "\n".join(self._paths) + "\n"
-            self._joined = joined if joined.count("\n") == len(self._paths) + 1 else ""
+            paths = self._paths
+            inner = paths.nul_joined if isinstance(paths, LazyPaths) else "\0".join(paths)
+            self._joined = f"\0{inner}\0"
         text = self._joined
-        if not text or "\n" in base:
-            return None
-        if not base:
-            return []  # no path ends with a slash
+        if not base or "\0" in base:
+            return []  # no path ends with a slash or holds a NUL
         out = []
-        needle = base + "\n"
+        needle = base + "\0"
         i = text.find(needle, 1)
         while i >= 0:
-            if text[i - 1] in "/\n":  # the whole base name, not the end of a longer one
-                out.append(text[text.rfind("\n", 0, i) + 1:i + len(base)])
+            if text[i - 1] in "/\0":  # the whole base name, not the end of a longer one
+                out.append(text[text.rfind("\0", 0, i) + 1:i + len(base)])
             i = text.find(needle, i + 1)
         return out
 

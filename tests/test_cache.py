@@ -222,16 +222,52 @@ def test_a_damaged_stored_reference_list_stops_the_run_with_one_line_and_code_2(
     code, _, _ = _cli(ws, cache)
     assert code == 1
     db = sqlite3.connect(cache / "blobs.sqlite3")
-    (key, value), = db.execute("SELECT key, value FROM results WHERE key LIKE 'snap3:%'").fetchall()
-    doc = json.loads(value)
-    doc["refs"] = doc["refs"][:-4]
-    db.execute("UPDATE results SET value = ? WHERE key = ?", (json.dumps(doc), key))
+    (key, value), = db.execute("SELECT key, value FROM results WHERE key LIKE 'snap4:%'").fetchall()
+    # The packed layout: a JSON line with the parts' lengths, then the parts (paths, blob
+    # ids, references, line counts). The references' text is damaged, its length kept.
+    cut = value.index("\n")
+    files, oids, refs, _ = json.loads(value[:cut])["packed"]
+    at = cut + 1 + files + oids + refs
+    value = value[:at - 4] + "!!!!" + value[at:]
+    db.execute("UPDATE results SET value = ? WHERE key = ?", (value, key))
     db.execute("DELETE FROM results WHERE key LIKE 'check-result%'")
     db.commit()
     db.close()
     r = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
     assert r.code == 2 and r.out == ""
     assert r.err.count("\n") == 1 and "damaged snapshot of r" in r.err and "--no-cache" in r.err
+
+
+def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_read() -> None:
+    """The snapshot cache's layout (crawl.snapshot_to_packed): the same snapshot back,
+    paths, blob ids, line counts and references decoded only when read; a damaged
+    length is no snapshot (rebuilt), damaged line counts a CacheError when read."""
+    from pathlib import Path as P
+
+    from anchorcheck.anchor import Anchor, AnchorKind
+    from anchorcheck.crawl import SnapshotIndex, snapshot_from_packed, snapshot_to_packed
+    from anchorcheck.errors import CacheError
+    from anchorcheck.lazy import LazyPaths
+    from anchorcheck.workspace import RepoSpec
+
+    spec = RepoSpec.make("r", P("."), "main")
+    anchor = Anchor("ROLLBACK", AnchorKind.CAPS, 3, 2, "rollback", "r", "a\nb/x.py")
+    snap = SnapshotIndex("r", "main", "c" * 40, frozenset({"a\nb/x.py", "é.md", "img.png"}), (anchor,), (),
+                         {"a\nb/x.py": 9, "é.md": 2}, {"a\nb/x.py": "1" * 40, "é.md": "2" * 40, "img.png": "3" * 40})
+    text = snapshot_to_packed(snap)
+    back = snapshot_from_packed(text, spec)
+    assert back is not None and isinstance(back.paths, LazyPaths)
+    assert back == snap and dict(back.oids) == dict(snap.oids) and dict(back.line_counts) == dict(snap.line_counts)
+    assert back.paths == snap.paths and "img.png" in back.paths and back.anchors == (anchor,)
+    assert snapshot_from_packed(text + "x", spec) is None  # the lengths no longer add up
+    cut = text.index("\n")
+    damaged = snapshot_from_packed(text[:-3] + "]]]", spec)  # the line counts' list, same length
+    assert damaged is not None
+    with pytest.raises(CacheError, match="damaged snapshot of r"):
+        dict(damaged.line_counts)
+    assert json.loads(text[:cut])["packed"][0] == len("\0".join(snap.oids))  # paths joined by NUL
+    empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
+    assert snapshot_from_packed(snapshot_to_packed(empty), spec) == empty
 
 
 def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
