@@ -268,6 +268,13 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
     assert json.loads(text[:cut])["packed"][0] == len("\0".join(snap.oids))  # paths joined by NUL
     empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
     assert snapshot_from_packed(snapshot_to_packed(empty), spec) == empty
+    # Headings beyond ASCII are escaped: with ASCII paths the stored text is ASCII (one
+    # wider character makes Python copy every part sliced from it again).
+    curly = Anchor("DON’T RETRY", AnchorKind.CAPS, 1, 0, "don-t-retry", "r", "x.py")
+    ascii_paths = SnapshotIndex("r", "main", "c" * 40, frozenset({"x.py"}), (curly,), (), {"x.py": 1},
+                                {"x.py": "1" * 40})
+    packed = snapshot_to_packed(ascii_paths)
+    assert packed.isascii() and snapshot_from_packed(packed, spec) == ascii_paths
 
 
 def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
