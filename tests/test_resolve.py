@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -26,3 +29,38 @@ def test_searching_the_joined_paths_answers_as_the_table(paths: frozenset[str], 
         expected = sorted(p for p in paths if p.rpartition("/")[2] == base)
         assert sorted(names.named(base)) == expected
         assert sorted(soon.named(base)) == expected
+
+
+_ANCHOR = st.tuples(st.sampled_from(["A", "B", "C"]), st.booleans(), st.sampled_from(["x.py", "y.hs"]),
+                    st.integers(1, 3))
+
+
+def _snap(repo: str, anchors: list[tuple[str, bool, str, int]]) -> Any:
+    from anchorcheck.anchor import Anchor, AnchorKind
+    from anchorcheck.crawl import SnapshotIndex
+
+    made = tuple(Anchor(name, AnchorKind.NOTE if note else AnchorKind.CAPS, line, 0, name.lower(), repo, path)
+                 for name, note, path, line in anchors)
+    return SnapshotIndex(repo, "main", repo * 40, frozenset({"x.py", "y.hs"}), made, (), {}, {})
+
+
+@settings(max_examples=200, deadline=None)
+@given(base=st.lists(st.lists(_ANCHOR, max_size=5), min_size=3, max_size=3),
+       changed=st.dictionaries(st.sampled_from(["a", "b", "c"]), st.lists(_ANCHOR, max_size=5), max_size=2))
+def test_an_index_built_on_another_has_the_tables_of_one_built_afresh(
+    base: list[list[tuple[str, bool, str, int]]], changed: dict[str, list[tuple[str, bool, str, int]]],
+) -> None:
+    """Merge order builds an index per set of changes on the base's (`share`): the
+    same anchor tables, lists in the same order, as an index built from scratch."""
+    from anchorcheck.resolve import WorkspaceIndex
+    from anchorcheck.workspace import RepoSpec
+
+    repos = [RepoSpec.make(name, Path("."), "main") for name in "abc"]
+    snaps = [_snap(name, anchors) for name, anchors in zip("abc", base, strict=True)]
+    first = WorkspaceIndex(snaps, repos)
+    now = [_snap(s.repo, changed[s.repo]) if s.repo in changed else s for s in snaps]
+    shared, fresh = WorkspaceIndex(now, repos, share=first), WorkspaceIndex(now, repos)
+    for table in ("by_name", "notes", "by_file"):
+        assert dict(getattr(shared, table)) == dict(getattr(fresh, table)), table
+    # The first index is left as it was.
+    assert dict(first.by_name) == dict(WorkspaceIndex(snaps, repos).by_name)
