@@ -1,12 +1,13 @@
 """History mining for AC203: code-shaped mentions of names that nothing defines any
 more, but that the repos' git history shows were defined, and removed when.
 
-Both questions go to git in bulk, never per name. One `git log -G` per repo (over at
-most `history-depth` commits, newest first) finds the diffs that add or remove a
-definition; for each name the newest such event decides, and a removal makes the
-name's mentions candidates. Only when there are candidates, one `git grep` per repo
-finds the lines naming them, and the definition shapes are matched on those lines
-(names_defined_in); candidates defined nowhere are findings. Both look only at files
+Both questions go to git in bulk, never per name. One `git log -p` per repo (over at
+most `history-depth` commits, newest first, roots left out) shows the diffs, in which
+the lines adding or removing a definition are found here; for each name the newest
+such event decides, and a removal makes the name's mentions candidates. Only when
+there are candidates, one `git grep` per repo finds the lines naming them, and the
+definition shapes are matched on those lines (names_defined_in); candidates defined
+nowhere are findings. Both look only at files
 anchorcheck reads (languages.py): a test's expected output or a document that shows
 `data Foo` neither removes nor defines Foo. Both answers are cached by commit (the
 second with the names asked).
@@ -55,7 +56,7 @@ class RemovedMentions:
     tables and starts git's searches for today's definitions of the candidates, which
     then run while this process resolves and verifies; result() collects them.
 
-    History first: one `git log -G` per repo (cached by commit) says which names lost a
+    History first: one `git log -p` per repo (cached by commit) says which names lost a
     definition lately; only mentions of those names are candidates. Only when there are
     some is git asked which of them are still defined (_DefinedAmong). Removal tables
     and definitions may come with index files instead, and a repo's `git log` may have
