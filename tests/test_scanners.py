@@ -16,7 +16,7 @@ from anchorcheck.comment import Comment
 from anchorcheck.facts import facts_of
 from anchorcheck.headings import HeadingOptions, find_anchors, has_caps_line
 from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
-from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, keep_test
+from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
 
 
 def texts(comments: list[Comment]) -> list[str]:
@@ -186,8 +186,11 @@ def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int
     for test, alternation in ((REFERENCE, TRIGGER), (INTEREST, interest), (HADDOCK_INTEREST, haddock)):
         expected = alternation.search(text, start, end) is not None
         assert test(text, start, end) == expected
-        # The parts alone (what ranges of 64 characters and more use):
+        # The parts alone (what ranges of 64 characters and more use, and short ones
+        # before the alternation is wanted), and the alternation from the first call:
         assert dataclasses.replace(test, whole=None)(text, start, end) == expected
+        assert test.whole is not None
+        assert dataclasses.replace(test, whole=LazyPattern(test.whole.source))(text, start, end) == expected
     assert _see_hint(text) == (_SEE_HINT.search(text) is not None)
 
 
