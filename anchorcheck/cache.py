@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Iterable
@@ -29,6 +30,10 @@ from anchorcheck.suppression import Suppression
 _APPLICATION_ID = 0x41434B31  # "ACK1"
 _SCHEMA = 2
 _CHUNK = 500
+# Stored snapshots kept per repo, the most recently written: a snapshot is per commit
+# (GHC's is 4.3 MB), so a nightly job over moving repos added one every night for good.
+_SNAPSHOTS_KEPT = 16
+_SNAPSHOT_LAYOUT = re.compile(r"snap[0-9]+")  # the first part of a snapshot's key
 
 
 def default_cache_dir() -> Path:
@@ -174,7 +179,7 @@ class BlobCache:
             return None
 
     def get_text(self, key: str) -> str | None:
-        """A text stored under `key` as it is (put_text), or None."""
+        """A text stored under `key` as it is (put_snapshot), or None."""
         if self._db is None:
             return None
         try:
@@ -184,13 +189,36 @@ class BlobCache:
             return None
         return None if row is None or not isinstance(row[0], str) else row[0]
 
-    def put_text(self, key: str, text: str) -> None:
-        """Store a text as it is, for a caller with its own encoding (crawl's packed
-        snapshots)."""
+    def put_snapshot(self, repo: str, key: str, text: str, keep: int = _SNAPSHOTS_KEPT) -> None:
+        """Store a repo's snapshot, a text as it is (crawl's packed layout), and drop
+        that repo's snapshots beyond the `keep` most recently written (a row per repo
+        lists them, in order; the first time, rows of earlier layouts of that repo go
+        too). Dropping one only costs a later run that wants it a crawl."""
         if self._db is None:
             return
+        log_key = f"kept-snapshots:{repo}"
         try:
+            self._db.execute("BEGIN IMMEDIATE")
+            row = self._db.execute("SELECT value FROM results WHERE key = ?", (log_key,)).fetchone()
+            try:
+                listed = json.loads(row[0]) if row is not None else None
+            except ValueError:
+                listed = None
+            if not (isinstance(listed, list) and all(isinstance(k, str) for k in listed)):
+                listed = []
+                if row is None:  # this version's first snapshot of the repo
+                    layout = key.partition(":")[0]
+                    listed = [k for k, in self._db.execute(
+                        "SELECT key FROM results WHERE key > 'snap' AND key < 'snaq'")
+                        if k.split(":")[1:2] == [repo] and _SNAPSHOT_LAYOUT.fullmatch(k.partition(":")[0])
+                        and k.partition(":")[0] != layout]
+            listed = [k for k in listed if k != key] + [key]
+            dropped, listed = listed[:-keep], listed[-keep:]
+            self._db.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in dropped])
             self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)", (key, text))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)",
+                             (log_key, json.dumps(listed)))
+            self._db.execute("COMMIT")
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
 

@@ -201,7 +201,7 @@ def _crawl_many(
 
 
 def _store(cache: BlobCache, key: str, snap: SnapshotIndex) -> None:
-    cache.put_text(key, snapshot_to_packed(snap))
+    cache.put_snapshot(snap.repo, key, snapshot_to_packed(snap))
 
 
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:

@@ -301,3 +301,25 @@ def test_the_cache_writes_in_wal_mode_without_waiting_for_the_disk_at_every_writ
     cache.put_result("k", {"v": 1})
     cache.close()
     assert BlobCache(tmp_path / "c", ExtractOptions()).get_result("k") == {"v": 1}
+
+
+def test_a_repo_keeps_its_most_recently_written_snapshots_and_old_layouts_go(tmp_path: Path) -> None:
+    """Snapshots are per commit: without a bound a nightly job grew the cache by every
+    repo's snapshot every night. Each repo keeps its `keep` most recently written."""
+    from anchorcheck.extract import ExtractOptions
+
+    cache = BlobCache(tmp_path / "c", ExtractOptions())
+    db = cache._db
+    assert db is not None
+    # Rows of an earlier layout: this repo's go with its first snapshot, another's stay.
+    db.execute("INSERT INTO results (key, value) VALUES ('snap3:r:old:o:1', '{}'), ('snap3:other:old:o:1', '{}')")
+    for n in range(5):
+        cache.put_snapshot("r", f"snap4:r:c{n}:o:1", f"text {n}", keep=3)
+    cache.put_snapshot("other", "snap4:other:c0:o:1", "theirs", keep=3)
+    cache.put_snapshot("r", "snap4:r:c2:o:1", "text 2 again", keep=3)  # written again: newest now
+    cache.put_snapshot("r", "snap4:r:c5:o:1", "text 5", keep=3)
+    keys = {k for k, in db.execute("SELECT key FROM results WHERE key LIKE 'snap%'")}  # the rows kept
+    assert keys == {"snap4:r:c4:o:1", "snap4:r:c2:o:1", "snap4:r:c5:o:1", "snap4:other:c0:o:1",
+                    "snap3:other:old:o:1"}
+    assert cache.get_text("snap4:r:c2:o:1") == "text 2 again" and cache.get_text("snap4:r:c3:o:1") is None
+    cache.close()
