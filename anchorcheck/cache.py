@@ -178,6 +178,16 @@ class BlobCache:
                 self._fail(exc)
             return None
 
+    def has_result(self, key: str) -> bool:
+        """Whether something is stored under `key` (nothing is read or decoded)."""
+        if self._db is None:
+            return False
+        try:
+            return self._db.execute("SELECT 1 FROM results WHERE key = ?", (key,)).fetchone() is not None
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+            return False
+
     def get_text(self, key: str) -> str | None:
         """A text stored under `key` as it is (put_snapshot), or None."""
         if self._db is None:

@@ -359,34 +359,35 @@ def snapshot_from_packed(text: str, spec: RepoSpec) -> SnapshotIndex | None:
         if paths is None:
             return None
         name = spec.name
+        # The paths in stored order, split once for blob ids and line counts alike.
+        in_order = functools.cache(lambda: files.split("\0") if count else [])
         return _snapshot(
             doc, spec, paths,
-            LazyMapping(lambda: _packed_oids(files, count, oids, width)),
-            LazyMapping(lambda: _packed_lines(files, count, lines, name)),
+            LazyMapping(lambda: _packed_oids(in_order(), oids, width)),
+            LazyMapping(lambda: _packed_lines(in_order(), lines, name)),
             LazyReferences(refs, name, decode_reference),
         )
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 
 
-def _packed_oids(files: str, count: int, oids: str, width: int) -> dict[str, str]:
+def _packed_oids(files: list[str], oids: str, width: int) -> dict[str, str]:
     """Blob ids by path, when first read (snapshot_from_packed checked their width)."""
     ids = [oids[i:i + width] for i in range(0, len(oids), width)]
-    return dict(zip(files.split("\0") if count else [], ids, strict=True))
+    return dict(zip(files, ids, strict=True))
 
 
-def _packed_lines(files: str, count: int, lines: str, repo: str) -> dict[str, int]:
+def _packed_lines(files: list[str], lines: str, repo: str) -> dict[str, int]:
     """Line counts by path (none for a file not read), when first read."""
     try:
         found = json.loads(lines)
-        if not (isinstance(found, list) and len(found) == count
+        if not (isinstance(found, list) and len(found) == len(files)
                 and set(map(type, found)) <= {int, type(None)}):
             raise ValueError("line counts do not match the paths")
     except ValueError as exc:
         # The rest of the snapshot was read and checked; this part only now.
-        raise CacheError(f"the cache holds a damaged snapshot of {repo} ({exc}); "
-                         "run again with --no-cache or delete the cache") from None
-    return {p: n for p, n in zip(files.split("\0") if count else [], found, strict=True) if n is not None}
+        raise CacheError.damaged_snapshot(repo, exc) from None
+    return {p: n for p, n in zip(files, found, strict=True) if n is not None}
 
 
 def _stored_oids(files: Any, stored: Any) -> Mapping[str, str] | None:

@@ -17,3 +17,8 @@ class GitError(AnchorcheckError):
 
 class CacheError(AnchorcheckError):
     """A part of a stored value, decoded only when used, is damaged."""
+
+    @classmethod
+    def damaged_snapshot(cls, repo: str, exc: Exception) -> CacheError:
+        return cls(f"the cache holds a damaged snapshot of {repo} ({exc}); "
+                   "run again with --no-cache or delete the cache")

@@ -114,8 +114,7 @@ class LazyReferences(Sequence[Reference]):
                 self._items = tuple(decode(r, repo, str(p)) for r, p in zip(refs, paths, strict=True))
             except (ValueError, TypeError, KeyError, IndexError) as exc:
                 # The value around it was read and checked; this part only now.
-                raise CacheError(f"the cache holds a damaged snapshot of {self._repo} ({exc}); "
-                                 "run again with --no-cache or delete the cache") from None
+                raise CacheError.damaged_snapshot(self._repo, exc) from None
             self._encoded = ""
         return self._items
 

@@ -298,7 +298,9 @@ def test_the_cache_writes_in_wal_mode_without_waiting_for_the_disk_at_every_writ
     assert db is not None
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+    assert not cache.has_result("k")
     cache.put_result("k", {"v": 1})
+    assert cache.has_result("k")
     cache.close()
     assert BlobCache(tmp_path / "c", ExtractOptions()).get_result("k") == {"v": 1}
 
