@@ -12,7 +12,7 @@ import dataclasses
 import functools
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from anchorcheck import claims
@@ -67,6 +67,11 @@ class AnyOf:
     patterns: tuple[re.Pattern[str], ...]
     # (word, what must follow it): e.g. `see` followed by a heading's first character.
     followed: tuple[tuple[str, re.Pattern[str]], ...] = ()
+    # Words counted in a few cases (`see`, `See`, `SEE`): (the word in lower case, the
+    # cases that count, what must follow it or None). In ASCII text each is found once
+    # in the lower-cased text, where each case was a scan of its own (GHC's Haskell:
+    # 18 scans of every comment became 6, and one to lower-case it).
+    folded: tuple[tuple[str, frozenset[str], re.Pattern[str] | None], ...] = ()
     # Alternatives that cannot match without a digit (`at line 3`, `:12`), searched
     # only in a range holding one: the engine tries `at|on` at every a and o of the
     # text, and one search for a digit (few in prose) spares that in most blocks.
@@ -91,6 +96,8 @@ class AnyOf:
                 if then.match(text, i + len(word), end):
                     return True
                 i = find(word, i + 1, end)
+        if self.folded and _any_folded(self.folded, text[start:end]):
+            return True
         for p in self.patterns:
             if p.search(text, start, end):
                 return True
@@ -102,6 +109,45 @@ class AnyOf:
 
 
 _DIGIT = compiled_on_use(r"\d")  # what every `numeric` alternative holds (the same \d)
+
+
+def _any_folded(folded: tuple[tuple[str, frozenset[str], re.Pattern[str] | None], ...], text: str) -> bool:
+    """Whether one of the folded words stands in `text` in a case that counts, followed
+    by what it must be."""
+    return next(_folded_starts(folded, text), -1) >= 0
+
+
+def _folded_starts(
+    folded: tuple[tuple[str, frozenset[str], re.Pattern[str] | None], ...], text: str,
+    skip: Callable[[int], int] | None = None,
+) -> Iterator[int]:
+    """Where the folded words stand in `text` in a case that counts (followed by what
+    they must be), word by word. `skip`, when given, is told each one found and says
+    where to look for that word next. Only ASCII text is lower-cased: elsewhere a
+    character may change length with its case (`İ`), so each case is searched."""
+    if text.isascii():
+        low = text.lower()
+        for word, forms, then in folded:
+            n = len(word)
+            i = low.find(word)
+            while i >= 0:
+                if text[i:i + n] in forms and (then is None or then.match(text, i + n)):
+                    yield i
+                    i = low.find(word, skip(i) if skip is not None else i + 1)
+                else:
+                    i = low.find(word, i + 1)
+        return
+    find = text.find
+    for _, forms, then in folded:
+        for form in forms:
+            n = len(form)
+            i = find(form)
+            while i >= 0:
+                if then is None or then.match(text, i + n):
+                    yield i
+                    i = find(form, skip(i) if skip is not None else i + 1)
+                else:
+                    i = find(form, i + 1)
 
 
 _AT_ON_LINE = r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d"  # \b(?:at|on)[ \t\n]+...
@@ -133,13 +179,16 @@ REFERENCE_PATTERN = (
 INTEREST_PATTERN = f"{REFERENCE_PATTERN}|anchorcheck:"
 HADDOCK_PATTERN = INTEREST_PATTERN + r"|#[A-Za-z][\w-]*#"
 
+_HEADING_NEXT_RE = re.compile(_HEADING_NEXT)
 REFERENCE = AnyOf(
-    literals=("Described", "described", "DESCRIBED", "Explained", "explained", "EXPLAINED",
-              "§", "](", "]:", "github.com/", "()", "restates", ":`"),
+    literals=("§", "](", "]:", "github.com/", "()", "restates", ":`"),
+    followed=(("Note", re.compile(_NOTE_NEXT)), ("`", re.compile(r"[~!]?[A-Za-z_]\w*\.[A-Za-z_]"))),
     # `cf` as a word: found by its letters, not by `[Cc]f\b` tried at every c and C.
-    followed=(*((word, re.compile(_HEADING_NEXT)) for word in _LEADS), ("Note", re.compile(_NOTE_NEXT)),
-              ("`", re.compile(r"[~!]?[A-Za-z_]\w*\.[A-Za-z_]")),
-              *((word, _WORD_END) for word in ("cf", "Cf", "CF"))),
+    folded=(*((word, frozenset(w for w in _LEADS if w.lower() == word), _HEADING_NEXT_RE)
+              for word in ("see", "per", "under")),
+            *((word, frozenset((word, word.title(), word.upper())), None)
+              for word in ("described", "explained")),
+            ("cf", frozenset(("cf", "Cf", "CF")), _WORD_END)),
     patterns=tuple(re.compile(p) for p in (r"\([ \t\n]*in[ \t\n]", r"\.[A-Za-z0-9]{1,10}#")),
     numeric=(re.compile(r":\d"), re.compile(_AT_ON_LINE)),
     whole=LazyPattern(REFERENCE_PATTERN, _WHOLE_AFTER),
@@ -212,6 +261,8 @@ class KeepTest:
             i = find(word)
             while i >= 0:
                 i = find(word, mark(keep, i)) if then.match(joined, i + len(word)) else find(word, i + 1)
+        for _ in _folded_starts(interest.folded, joined, functools.partial(mark, keep)):
+            pass  # each one marked its block
         for pattern in interest.patterns:
             m = pattern.search(joined)
             while m is not None:

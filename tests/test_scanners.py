@@ -174,11 +174,17 @@ _TRIGGER_BITS = st.sampled_from([
     "on line 3", "bat 4", "ABC", "AB", "x#", "#y#", "`~x", "at\n:5", "SEE", "DESCRIBED", "cF", "Under",
     "the ", "The", "\n-- ", "\n# ", " * ", "//", "[", "\"", "'", "“", "`a.b", ".", ":`", ".py#", "a.hs#",
     "on Lines 2", "UNDER", "PER", "CF", "see that", "seen", "Note [", "Note\n-- [",
+    # Cases that do not count, and text that is not ASCII (each case searched alone):
+    "sEe", "pEr", "uNDER", "DeScribed", "EXPLAINED", "cF", "İ", "ſee",
 ])
 
 
 @settings(max_examples=400, deadline=None)
 @given(text=st.lists(_TRIGGER_BITS, max_size=30).map("".join), cut=st.tuples(st.integers(0, 200), st.integers(0, 200)))
+# Outside ASCII each case of a lead word is searched alone, and still must be followed
+# by what it must be (a heading, a word's end).
+@example(text="İ see that, per second, under the hood, cfg" + " " * 30, cut=(0, 80))
+@example(text="ſee 'X'" + " " * 70, cut=(0, 80))
 def test_triggers_answer_as_their_alternations_do(text: str, cut: tuple[int, int]) -> None:
     start, end = min(cut), max(cut)
     interest = re.compile(f"{TRIGGER.pattern}|anchorcheck:")
@@ -332,6 +338,7 @@ _SELECT_BITS = st.sampled_from([
     *"aAZ #:(`!~_\n\t1\x00", "Note [", "see ", "See 'X'", "SEE FOO", "per ", "cf.", "described", "§", "](",
     "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at 3", "on line 4", "at\n:5", "x:7",
     ".py#", "#h#", "`a.b", ":`", "ABCDEFGHIJ", "A B C D E F G H", "ABCD efgh", "\n-- ", "{-", "-}", "“",
+    "sEe 'X'", "Per 'Y'", "UNDER Z", "cF.", "Cf ", "EXPLAINED", "Explained", "İ",
 ])
 
 
@@ -340,6 +347,7 @@ _SELECT_BITS = st.sampled_from([
        cuts=st.lists(st.integers(0, 120), min_size=2, max_size=30),
        haddock=st.booleans(), caps=st.booleans())
 @example(text="see Sxx abc", cuts=[0, 3, 4, 7, 8, 11], haddock=False, caps=False)  # no match across blocks
+@example(text="İ see that, cfg, sEe 'X', See 'Y'", cuts=[0, 12, 13, 25, 26, 40], haddock=False, caps=False)
 def test_testing_all_blocks_at_once_answers_as_testing_each(
     text: str, cuts: list[int], haddock: bool, caps: bool,
 ) -> None:
