@@ -581,17 +581,26 @@ def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentL
     return tuple(out)
 
 
-_NESTING = compiled_on_use(r"\{-|-\}")
-
-
 def _nested_end(text: str, start: int) -> int:
-    """End offset of a Haskell `{- -}` comment, which nests."""
+    """End offset of a Haskell `{- -}` comment (which nests) opening at `start`: the
+    `{-` and `-}` left to right, each taken whole (in `{-}` the `{-` opens). Found by
+    `str.find`, each opener only up to the next closer: a regex for either stopped at
+    every dash of the comment (GHC's notes are full of them)."""
     depth = 0
-    for m in _NESTING.finditer(text, start):
-        depth += 1 if m.group(0) == "{-" else -1
+    pos = start
+    while True:
+        close = text.find("-}", pos)
+        if close < 0:
+            return len(text)
+        opening = text.find("{-", pos, close + 1)  # one ending inside the closer comes first
+        if opening >= 0:
+            depth += 1
+            pos = opening + 2
+            continue
+        depth -= 1
+        pos = close + 2
         if depth == 0:
-            return m.end()
-    return len(text)
+            return pos
 
 
 def _heredoc_end(text: str, pos: int, tag: str, dash: bool) -> int:

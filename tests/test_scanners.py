@@ -15,7 +15,7 @@ from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
 from anchorcheck.comment import Comment
 from anchorcheck.facts import facts_of
 from anchorcheck.headings import HeadingOptions, find_anchors, has_caps_line
-from anchorcheck.scanners import _FAMILIES, _FIRST, _spans, scan
+from anchorcheck.scanners import _FAMILIES, _FIRST, _nested_end, _spans, scan
 from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
 
 
@@ -108,6 +108,23 @@ def test_js_template_literals_and_rust_raw_strings() -> None:
 def test_haskell_operators_nested_blocks_and_primes() -> None:
     src = "x --> y\nf' = 1 -- real\n{- outer {- inner -} still -}\nz = '\"' -- after char\n"
     assert texts(scan(src, "haskell")) == ["real", "outer {- inner -} still", "after char"]
+
+
+@settings(max_examples=500, deadline=None)
+@given(body=st.lists(st.sampled_from(["{", "-", "}", "a", "{-", "-}", "{-}", "-{-", "\n"]), max_size=16).map("".join))
+@example(body="{-}-}")  # in `{-}` the `{-` opens: two closers needed
+def test_a_nested_comment_ends_where_its_openers_and_closers_balance(body: str) -> None:
+    """_nested_end finds openers and closers with str.find: the same end as taking
+    `{-` and `-}` left to right as a regex's matches come."""
+    text = "x = 1\n{-" + body
+    start = text.index("{-")
+    depth, expected = 0, len(text)
+    for m in re.finditer(r"\{-|-\}", text[start:]):
+        depth += 1 if m.group(0) == "{-" else -1
+        if depth == 0:
+            expected = start + m.end()
+            break
+    assert _nested_end(text, start) == expected
 
 
 def test_sql_toml_ini_dockerfile_make_html() -> None:
