@@ -10,6 +10,7 @@ runs to the end of the file instead of being retried at every later position).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -552,21 +553,27 @@ def _block_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[tupl
     skip = opener.end() if opener else 0
     closer = _BLOCK_CLOSER.search(body, max(0, len(body) - 32))  # closers are short
     stop = closer.start() if closer else len(body)
-    out: list[CommentLine] = []
-    for i, raw in enumerate(body[skip:stop].split("\n")):
-        stripped = raw.rstrip("\r")
-        if i == 0:
-            out.append(CommentLine(first_line, first_col + skip, stripped))
-            continue
-        gutter = _GUTTER.match(stripped)
-        cut = gutter.end() if gutter else 0
-        out.append(CommentLine(first_line + i, cut, stripped[cut:]))
+    inner = body[skip:stop]
+    lines = inner.split("\n")
+    if "\r" in inner:
+        lines = [raw.rstrip("\r") for raw in lines]
+    out = [CommentLine(first_line, first_col + skip, lines[0])]
+    number = first_line
+    for stripped in itertools.islice(lines, 1, None):
+        number += 1
+        # The gutter: blanks, then perhaps a `*` that closes nothing and one blank
+        # (as `[ \t]*(?:\*(?!/)[ \t]?)?`; str methods, not a regex match a line).
+        rest = stripped.lstrip(" \t")
+        cut = len(stripped) - len(rest)
+        if rest[:1] == "*" and rest[1:2] != "/":
+            cut += 2 if rest[1:2] in _BLANK else 1
+        out.append(CommentLine(number, cut, stripped[cut:]))
     return tuple(out), own
 
 
+_BLANK = (" ", "\t")
 _BLOCK_OPENER = compiled_on_use(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?")
 _BLOCK_CLOSER = compiled_on_use(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z")
-_GUTTER = compiled_on_use(r"[ \t]*(?:\*(?!/)[ \t]?)?")
 
 
 def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:

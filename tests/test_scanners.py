@@ -127,6 +127,24 @@ def test_a_nested_comment_ends_where_its_openers_and_closers_balance(body: str) 
     assert _nested_end(text, start) == expected
 
 
+@settings(max_examples=500, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from([" ", "\t", "*", "/", "x", "\r", "* ", "*/x"]), max_size=6)
+                      .map("".join), min_size=1, max_size=5))
+def test_a_block_comment_loses_its_gutter_as_the_gutter_pattern_says(lines: list[str]) -> None:
+    r"""Each later line of a `{- -}` block loses what `[ \t]*(?:\*(?!/)[ \t]?)?` matches
+    (found with str methods) and its carriage return; its column says how much. (In
+    Haskell a `*/` closes nothing, so a line may start with one.)"""
+    body = "\n".join(lines)
+    [comment] = scan(f"x = 1 {{- {body} -}}\n", "haskell")
+    got = [(cl.line, cl.col, cl.text) for cl in comment.lines[1:]]
+    expected = []
+    for i, raw in enumerate(f" {body} ".split("\n")[1:], start=2):
+        stripped = raw.rstrip("\r")
+        cut = re.match(r"[ \t]*(?:\*(?!/)[ \t]?)?", stripped).end()  # type: ignore[union-attr]
+        expected.append((i, cut, stripped[cut:]))
+    assert got == expected
+
+
 def test_sql_toml_ini_dockerfile_make_html() -> None:
     assert texts(scan("select '--x' -- c\n/* b */\n", "sql")) == ["c", "b"]
     assert texts(scan('a = "# no" # yes\nb = """\n# no\n"""\n', "toml")) == ["yes"]
