@@ -4,14 +4,19 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class CommentLine:
+class CommentLine(NamedTuple):
     """One line of a comment block, leader removed.
 
     `line` counts from 1; `col` is the 0-based column in the source line where `text`
     starts, so anchors and underlines can be compared by column as GHC does.
+
+    A named tuple, immutable as a frozen dataclass is, because it is made for every
+    line of every comment block read (GHC: 161k): a frozen dataclass sets each field
+    through object.__setattr__ (1.25 us a line, 4% of Haskell extraction), a tuple is
+    made at once (0.35 us). Only extraction makes and reads them; nothing stores them.
     """
 
     line: int
