@@ -8,7 +8,6 @@ import gc
 import json
 import os
 import sys
-import traceback
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -594,6 +593,14 @@ def demo(keep: Path | None) -> None:
     run_demo(keep, colour=_colour(), echo=click.echo)
 
 
+def _print_traceback() -> None:
+    # Imported only here: traceback brings linecache, tokenize and textwrap (~3 ms of
+    # every start), and only --debug prints one.
+    import traceback
+
+    traceback.print_exc()
+
+
 def main() -> None:
     try:
         _main()
@@ -619,7 +626,7 @@ def _main() -> None:
         sys.exit(EXIT_ERROR)
     except AnchorcheckError as exc:
         if debug:
-            traceback.print_exc()
+            _print_traceback()
         click.echo(f"anchorcheck: error: {safe_text(str(exc))}", err=True)
         sys.exit(EXIT_ERROR)
     except BrokenPipeError:
@@ -628,7 +635,7 @@ def _main() -> None:
         sys.exit(EXIT_CLEAN)
     except Exception as exc:  # a bug of ours: one line unless asked for more
         if debug:
-            traceback.print_exc()
+            _print_traceback()
         click.echo(f"anchorcheck: internal error: {type(exc).__name__}: {safe_text(str(exc))} "
                    "(run with --debug for a traceback)", err=True)
         sys.exit(EXIT_ERROR)

@@ -120,6 +120,15 @@ def test_config_errors_are_one_line_exit_2(tmp_path: Path) -> None:
         assert "Traceback" not in r.err
 
 
+def test_debug_adds_the_traceback_to_the_one_line_error(tmp_path: Path) -> None:
+    (tmp_path / "anchorcheck.toml").write_text('[[repo]]\nname = "a"\npath = "nowhere"\n', encoding="utf-8")
+    r = run_cli("check", "--debug", cwd=tmp_path)
+    assert r.code == 2
+    assert r.err.startswith("Traceback (most recent call last):"), r.err
+    assert r.err.rstrip().splitlines()[-1].startswith("anchorcheck: error: "), r.err
+    assert "nowhere: no such directory" in r.err
+
+
 def test_bad_options_exit_2(tmp_path: Path) -> None:
     assert run_cli("check", "--repo", "nonsense", cwd=tmp_path).code == 2
     assert run_cli("check", cwd=tmp_path).code == 2  # not a git repo, no config
