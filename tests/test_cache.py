@@ -288,6 +288,22 @@ def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
     assert back is not None and dict(back.oids) == {} and dict(back.line_counts) == {} and list(back.references) == []
 
 
+def test_a_new_cache_answers_misses_without_asking_and_then_finds_what_was_stored(tmp_path: Path) -> None:
+    from anchorcheck.extract import BlobIndex, ExtractOptions
+
+    value = BlobIndex(anchors=(), references=(), comments=0, line_count=3)
+    first = BlobCache(tmp_path / "c", ExtractOptions())
+    assert first.get_many([("a" * 40, "python"), ("b" * 40, "python")]) == {}
+    assert (first.hits, first.misses) == (0, 2)
+    first.put_many([("a" * 40, "python", value)])
+    # Its own rows, and (a new run) another's, are found once stored.
+    assert first.get_many([("a" * 40, "python")]) == {("a" * 40, "python"): value}
+    first.close()
+    second = BlobCache(tmp_path / "c", ExtractOptions())
+    assert second.get_many([("a" * 40, "python"), ("b" * 40, "python")]) == {("a" * 40, "python"): value}
+    assert (second.hits, second.misses) == (1, 1)
+
+
 def test_the_cache_writes_in_wal_mode_without_waiting_for_the_disk_at_every_write(tmp_path: Path) -> None:
     """WAL with synchronous=NORMAL: consistent through any crash (a power loss may drop
     the last writes, which a cache can lose); FULL waited for the disk at every write."""
