@@ -16,8 +16,12 @@ _GENERIC = compiled_on_use(
     r"\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|module|namespace|impl"
     r"|macro_rules!|procedure|sub|proc)[ \t]+(?:\([^)\n]{0,200}\)[ \t]*)?([A-Za-z_$][\w$]*)"
 )
+# Blanks and names possessive (`*+`): giving any back can never let what follows
+# them match (a keyword or name follows blanks; a blank or `:=(` a name), and each
+# line of a C file was tried every way the blanks split between the two runs, each
+# with every shorter name (10 C files of GHC's runtime: 69 ms, now 11).
 _ASSIGNED_FN = compiled_on_use(
-    r"(?m)^[ \t]*(?:export[ \t]+)?(?:const|let|var|static)?[ \t]*([A-Za-z_$][\w$]*)[ \t]*[:=][ \t]*"
+    r"(?m)^[ \t]*+(?:export[ \t]+)?(?:const|let|var|static)?[ \t]*+([A-Za-z_$][\w$]*+)[ \t]*+[:=][ \t]*"
     r"(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>)"
 )
 _C_FUNCTION = compiled_on_use(
@@ -25,8 +29,8 @@ _C_FUNCTION = compiled_on_use(
     r"(?:const[ \t]*)?(?:\{|$)"
 )
 _C_LINE_START = compiled_on_use(r"(?m)^([A-Za-z_]\w*)[ \t]*\([^;\n]*$")  # GNU style: type on the line above
-_METHOD = compiled_on_use(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
-                     r"([A-Za-z_$][\w$]*)[ \t]*\([^;\n]{0,300}\)[ \t]*\{")
+_METHOD = compiled_on_use(r"(?m)^[ \t]++(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
+                     r"([A-Za-z_$][\w$]*+)[ \t]*+\([^;\n]{0,300}\)[ \t]*\{")
 _HASKELL = compiled_on_use(r"(?m)^([a-z_][\w']*)[ \t]*::|^(?:data|newtype|type|class)[ \t]+([A-Z][\w']*)")
 _SHELL = compiled_on_use(
     r"(?m)^[ \t]*(?:function[ \t]+)?([A-Za-z_][\w.-]*)[ \t]*\(\)|^[ \t]*function[ \t]+([A-Za-z_][\w.-]*)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.check import run_check
@@ -345,3 +345,24 @@ def test_the_deletion_index_finds_what_comparing_every_pair_finds(names: list[st
             close = {c for c in set(names) if _deletions(key) & _deletions(_fold(c)) and c != query}
             expected = [c for d, c in sorted((edit_distance(key, _fold(c), 2), c) for c in close) if d <= 2][:3]
         assert s.suggest(query) == expected
+
+
+# The definition patterns of symbols.py as first written, without possessive runs.
+_ASSIGNED_FN_PLAIN = re.compile(
+    r"(?m)^[ \t]*(?:export[ \t]+)?(?:const|let|var|static)?[ \t]*([A-Za-z_$][\w$]*)[ \t]*[:=][ \t]*"
+    r"(?:async[ \t]*)?(?:function\b|\([^)\n]{0,200}\)[ \t]*=>|[A-Za-z_$][\w$]*[ \t]*=>)"
+)
+_METHOD_PLAIN = re.compile(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
+                           r"([A-Za-z_$][\w$]*)[ \t]*\([^;\n]{0,300}\)[ \t]*\{")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from([*" \t\nax_$(){};:=", "export ", "const", "let ", "static ", "async ",
+                                 "public ", "function", "=>", "constant", "asyncX", "f(x) {"]),
+                max_size=24).map("".join))
+@example("static =function\n  async (x) {\nconstant = (a) =>")  # a keyword that is the name
+def test_definition_patterns_with_possessive_runs_find_what_the_plain_ones_find(text: str) -> None:
+    from anchorcheck import symbols
+
+    for possessive, plain in ((symbols._ASSIGNED_FN, _ASSIGNED_FN_PLAIN), (symbols._METHOD, _METHOD_PLAIN)):
+        assert [m.span(1) for m in possessive.finditer(text)] == [m.span(1) for m in plain.finditer(text)]
