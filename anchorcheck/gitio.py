@@ -206,9 +206,12 @@ class GitRepo:
         return "".join(self._grep(("-h",), "-E", p, commit, paths) or "" for p in posix)
 
     def _start_grep(
-        self, flags: tuple[str, ...], syntax: str, pattern: str, commit: str, paths: Sequence[str]
+        self, flags: tuple[str, ...], syntax: str, pattern: str, commit: str, paths: Sequence[str],
+        threads: int = 0,
     ) -> Background:
-        return Background(["git", f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e",
+        """`threads`: git's grep threads (0: git's default, one per core)."""
+        config = ["-c", f"grep.threads={threads}"] if threads else []
+        return Background(["git", *config, f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e",
                            pattern, commit, "--", *paths], ok=(0, 1))  # 1: nothing found
 
     def _grep(
@@ -338,7 +341,7 @@ class WordSearch:
                 # `$el`; `\b` would need a word character before its `$`).
                 names = "|".join(re.escape(w) for w in chunk)
                 self._started.append((chunk, git._start_grep(
-                    ("-n",), "-P", rf"(?<![\w$])(?:{names})(?![\w$])", commit, paths)))
+                    ("-n",), "-P", rf"(?<![\w$])(?:{names})(?![\w$])", commit, paths, threads=1)))
         except BaseException:
             self.cancel()
             raise
