@@ -149,7 +149,9 @@ class _DefinedAmong:
         # Name by name, repo by repo, stopping at the first repo defining it: a name is
         # asked of the other repos only while none defines it. Each repo's cached answer
         # records only what was asked of it.
-        texts = {repo: [text for _, _, text in self._search.lines(repo)] for repo in self._asked}
+        # Each repo's lines joined (none holds a line break): a name is looked for by
+        # str.find through them all, not line by line in Python.
+        texts = {repo: "\n".join(text for _, _, text in self._search.lines(repo)) for repo in self._asked}
         asked: dict[str, set[str]] = {repo: set() for repo in self._asked}
         found: dict[str, set[str]] = {repo: set() for repo in self._asked}
         for name in sorted({name for new, _ in self._asked.values() for name in new} - self._defined):
@@ -171,12 +173,23 @@ class _DefinedAmong:
         return self._defined
 
 
-def _defined_on(name: str, lines: list[str]) -> bool:
-    """Whether one of the lines defines `name` (names_defined_in; its matches never span
-    a line). Name by name, stopping at the first definition: candidates are often
-    common words with thousands of lines ("nodes", "error"), defined on an early one;
-    matching every line, which no literal of the pattern starts, cost a cold run 0.2 s."""
-    return any(name in line and name in names_defined_in(line) for line in lines)
+def _defined_on(name: str, lines: str) -> bool:
+    """Whether one of the lines (joined by line breaks) defines `name` (names_defined_in;
+    its matches never span a line). Name by name, stopping at the first definition:
+    candidates are often common words with thousands of lines ("nodes", "error"),
+    defined on an early one; matching every line, which no literal of the pattern
+    starts, cost a cold run 0.2 s. Only the lines holding the name are matched, found
+    by str.find (testing each line for it in Python was 0.08 s of a cold run's end)."""
+    i = lines.find(name)
+    while i >= 0:
+        start = lines.rfind("\n", 0, i) + 1
+        end = lines.find("\n", i)
+        if end < 0:
+            end = len(lines)
+        if name in names_defined_in(lines[start:end]):
+            return True
+        i = lines.find(name, end)
+    return False
 
 
 def _asked_key(commit: str) -> str:

@@ -145,11 +145,13 @@ _LINE_BITS = st.sampled_from(["def ", "class ", "x", "name", "Name", " = ", "=="
 @given(lines=st.lists(st.lists(_LINE_BITS, max_size=8).map("".join), max_size=12),
        name=st.sampled_from(["x", "name", "Name", "xname", "a", "b", "$n", "import"]))
 def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str], name: str) -> None:
-    """_DefinedAmong asks name by name, line by line, stopping at a definition: the same
-    answer as names_defined_in over all the lines joined (its matches never span lines)."""
+    """_DefinedAmong asks name by name, only the lines holding it, stopping at a
+    definition: the same answer as names_defined_in over all the lines joined (its
+    matches never span lines)."""
     from anchorcheck.history import _defined_on
 
-    assert _defined_on(name, lines) == (name in names_defined_in("\n".join(lines)))
+    joined = "\n".join(lines)
+    assert _defined_on(name, joined) == (name in names_defined_in(joined))
 
 
 def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_what_was_asked(
