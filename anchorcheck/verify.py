@@ -277,6 +277,7 @@ def _definitions(
     anchorcheck reads (as AC203 does); the definition shapes are matched here."""
     homes: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
     matcher = re.compile(definition_regex(names))
+    naming = re.compile("|".join(re.escape(name) for name in names)).search
     own = NameSearch(READ_PATHSPECS)
     searched: list[tuple[str, NameSearch]] = []
     try:
@@ -294,8 +295,10 @@ def _definitions(
             for path, line, text in search.lines(repo):
                 # The shared search's lines name other names too (AC203's, every symbol
                 # claim's): the pattern, which no literal starts, is tried only on lines
-                # naming one of these (0.4 s of a cold run on 30k lines for 2 names).
-                if not any(name in text for name in names):
+                # naming one of these (0.4 s of a cold run on 30k lines for 2 names),
+                # found by one alternation of them (a generator of `in` tests per line
+                # was ~40 ms of the bench's 33k lines).
+                if naming(text) is None:
                     continue
                 m = matcher.search(text)
                 if m is not None:
