@@ -18,6 +18,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import itemgetter
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
@@ -151,7 +152,7 @@ class _DefinedAmong:
         # records only what was asked of it.
         # Each repo's lines joined (none holds a line break): a name is looked for by
         # str.find through them all, not line by line in Python.
-        texts = {repo: "\n".join(text for _, _, text in self._search.lines(repo)) for repo in self._asked}
+        texts = {repo: "\n".join(map(itemgetter(2), self._search.lines(repo))) for repo in self._asked}
         asked: dict[str, set[str]] = {repo: set() for repo in self._asked}
         found: dict[str, set[str]] = {repo: set() for repo in self._asked}
         for name in sorted({name for new, _ in self._asked.values() for name in new} - self._defined):

@@ -138,12 +138,18 @@ def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_clea
 
 
 _LINE_BITS = st.sampled_from(["def ", "class ", "x", "name", "Name", " = ", "==", " :: ", "import ", "from ",
-                              "a.b ", ", ", "  ", "const ", "$n", "\t", "(", ")", "\u00a0", "\x0c", "é"])
+                              "a.b ", ", ", "  ", "const ", "$n", "\t", "(", ")", "\u00a0", "\x0c", "é",
+                              "\r", "\x0b", ".", "type", "data\tx", "var", "let name"])
 
 
 @settings(max_examples=300, deadline=None)
 @given(lines=st.lists(st.lists(_LINE_BITS, max_size=8).map("".join), max_size=12),
-       name=st.sampled_from(["x", "name", "Name", "xname", "a", "b", "$n", "import"]))
+       name=st.sampled_from(["x", "name", "Name", "xname", "a", "b", "$n", "import", "from", "def", "type", "let"]))
+# A keyword after a bracket (the keyword is among the names), an import list without
+# blanks, a carriage return as the blank after a keyword:
+@example(lines=["(def x"], name="def")
+@example(lines=["import a,name"], name="name")
+@example(lines=["def\rname"], name="name")
 def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str], name: str) -> None:
     """_DefinedAmong asks name by name, only the lines holding it, stopping at a
     definition: the same answer as names_defined_in over all the lines joined (its
