@@ -23,6 +23,8 @@ _VERSION = 1
 
 @dataclass(frozen=True, slots=True)
 class BaselineEntry:
+    """A known finding, as the baseline file keeps it."""
+
     fingerprint: str
     code: str
     repo: str

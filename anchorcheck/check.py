@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class FingerprintedFinding:
+    """A finding and its line-free fingerprint (check.fingerprint)."""
+
     finding: Finding
     fingerprint: str
 

@@ -55,6 +55,8 @@ class Mention:
 
 @dataclass(frozen=True, slots=True)
 class SkippedFile:
+    """A file the crawl did not read, and why."""
+
     path: str
     reason: str  # "binary", "too large", "not UTF-8", "submodule", "symlink"
 

@@ -24,6 +24,8 @@ EXTRACTOR_VERSION = 8
 
 @dataclass(frozen=True, slots=True)
 class ExtractOptions:
+    """The settings that change what extraction finds (part of every cache key)."""
+
     headings: HeadingOptions = field(default_factory=HeadingOptions)
     markdown: bool = True
 
@@ -31,6 +33,8 @@ class ExtractOptions:
 @by_constructor
 @dataclass(frozen=True, slots=True)
 class BlobIndex:
+    """What one blob holds, whatever its path: the extraction's result, cached by blob id."""
+
     anchors: tuple[Anchor, ...]
     references: tuple[Reference, ...]
     comments: int

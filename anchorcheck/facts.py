@@ -25,6 +25,8 @@ from anchorcheck.scanners import yaml_block_scalar_lines
 
 @dataclass(frozen=True, slots=True)
 class Fact:
+    """A value a file sets under a key (`image.tag`), and its line."""
+
     key: str
     value: str
     line: int
@@ -32,6 +34,8 @@ class Fact:
 
 @dataclass(frozen=True, slots=True)
 class FactAddress:
+    """Where a fact is: `[repo:]path::key`."""
+
     repo: str | None
     path: str
     key: str

@@ -23,6 +23,8 @@ from anchorcheck.resolve import Status
 
 @dataclass(frozen=True, slots=True)
 class Edit:
+    """One rewrite of a reference's text that `fix` would make."""
+
     repo: str
     path: str
     line: int  # where the reference starts; the text may sit on a following line
@@ -33,6 +35,8 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class FilePatch:
+    """A file's text before and after its edits."""
+
     repo: str
     path: str
     target: Path

@@ -32,6 +32,8 @@ _UNDERLINE = compiled_on_use(r"~{3,}")
 
 @dataclass(frozen=True, slots=True)
 class HeadingOptions:
+    """Which comment lines count as named headings (`caps-headings`, `notes`, `heading-*` in `[settings]`)."""
+
     caps: bool = True
     notes: bool = True
     min_words: int = 2

@@ -35,6 +35,8 @@ _IDENT = compiled_on_use(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 @dataclass(frozen=True, slots=True)
 class Removal:
+    """The commit that removed a name's last definition."""
+
     repo: str
     commit: str
     subject: str
@@ -43,6 +45,8 @@ class Removal:
 
 @dataclass(frozen=True, slots=True)
 class RemovedMention:
+    """A mention of a name that a commit removed and nothing defines now (AC203)."""
+
     mention: Mention
     removal: Removal
 

@@ -111,6 +111,8 @@ def _comment(lines: list[str], block: Block) -> Comment:
 
 @dataclass(slots=True)
 class _Container:
+    """An open block quote or list item, while a document is read line by line."""
+
     quote: bool
     width: int = 0  # a list item: the columns its content is indented by
     # An item whose marker line is empty ends at a blank next line (CommonMark: an
@@ -120,6 +122,8 @@ class _Container:
 
 @dataclass(slots=True)
 class _Leaf:
+    """An open leaf block (paragraph, fence, HTML, indented code)."""
+
     kind: str  # "para" | "fence" | "html" | "code"
     start: int
     end: int  # one past the last line that belongs to it

@@ -28,6 +28,8 @@ _REFERENCE_RULES = ("AC101", "AC102", "AC103", "AC104", "AC105")
 
 @dataclass(frozen=True)
 class Advisory:
+    """A merge-order analysis and the findings it reports."""
+
     analysis: Analysis
     findings: tuple[FingerprintedFinding, ...]
 

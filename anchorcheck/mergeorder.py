@@ -65,6 +65,8 @@ class Break:
 
 @dataclass(frozen=True, slots=True)
 class Conflict:
+    """Paths a change and another (or its base) both changed."""
+
     change: str
     other: str  # another change's label, or "base:<ref>"
     paths: tuple[str, ...]
@@ -72,6 +74,8 @@ class Conflict:
 
 @dataclass(frozen=True, slots=True)
 class VersionBump:
+    """A version a change sets, against the merge base and the base's tip."""
+
     change: str
     repo: str
     path: str
@@ -83,6 +87,8 @@ class VersionBump:
 
 @dataclass(frozen=True, slots=True)
 class VersionRace:
+    """A version bump that others make too, or that the base has passed."""
+
     bump: VersionBump
     others: tuple[str, ...]  # changes that set the same new version
     behind: bool  # the base has moved to or past the new version
@@ -104,6 +110,8 @@ class FactChange:
 
 @dataclass
 class Analysis:
+    """What a merge-order run found: dependencies, breaks, cycles, conflicts, races, and the order."""
+
     changes: tuple[Change, ...]
     base: WorkspaceIndex
     dependencies: list[Dependency] = field(default_factory=list)

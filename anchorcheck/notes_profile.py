@@ -31,6 +31,8 @@ _MARK = "Note ["
 
 @dataclass(frozen=True, slots=True, order=True)
 class NoteSite:
+    """Where a Note is defined or cited, as GHC's lint-notes prints it."""
+
     path: str
     row: int
     col: int
@@ -43,6 +45,8 @@ class NoteSite:
 
 @dataclass
 class NoteDb:
+    """Every Note definition and citation found."""
+
     defs: dict[str, list[NoteSite]]
     refs: list[NoteSite]
 

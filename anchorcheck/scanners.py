@@ -33,6 +33,8 @@ _BACKTICK = r"`[^`]*`?"
 
 @dataclass(frozen=True, slots=True)
 class _Family:
+    """A comment family's compiled pattern and its opener rule."""
+
     pattern: re.Pattern[str]
     # Dockerfile/INI rule: the opener opens a comment only as the first non-blank
     # character of its line. Every other family's opener rule is a lookbehind inside its
@@ -46,6 +48,8 @@ _V = TypeVar("_V")
 
 @dataclass(frozen=True, slots=True)
 class _Source:
+    """A comment family's pattern, as alternatives not yet compiled."""
+
     alternatives: tuple[str, ...]
     line_start_only: bool = False
 

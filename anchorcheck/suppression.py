@@ -18,6 +18,8 @@ _MARKER = compiled_on_use(r"anchorcheck:[ \t]*ignore(?:\[(?P<codes>[A-Za-z0-9, \
 @by_constructor
 @dataclass(frozen=True, slots=True)
 class Suppression:
+    """An `anchorcheck: ignore[...]` marker and the lines it covers."""
+
     first: int  # lines covered, inclusive
     last: int
     codes: tuple[str, ...]  # empty: every code

@@ -45,6 +45,8 @@ class ClaimCheck:
 
 @dataclass(frozen=True, slots=True)
 class ContractBreach:
+    """A contract whose facts disagree, at one of its facts."""
+
     contract: str
     address: str
     repo: str
@@ -55,6 +57,8 @@ class ContractBreach:
 
 @dataclass
 class _File:
+    """A file's text, with its symbols and facts read on first use."""
+
     text: str
     language: str | None
     _symbols: dict[str, int] | None = None

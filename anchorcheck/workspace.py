@@ -68,6 +68,8 @@ class Contract:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """The `[settings]` of a workspace."""
+
     max_file_size: int = 2_000_000
     headings: HeadingOptions = field(default_factory=HeadingOptions)
     markdown_headings: bool = True
@@ -81,6 +83,8 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Workspace:
+    """The repos to read, their settings, and where they came from."""
+
     repos: tuple[RepoSpec, ...]
     settings: Settings = field(default_factory=Settings)
     source: str = "command line"

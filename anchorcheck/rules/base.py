@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, slots=True)
 class CheckContext:
+    """What the rules read: the index, the resolutions, the claims checked, and more."""
+
     index: WorkspaceIndex
     # Every reference's resolution. The reference rules need no more than these.
     resolved: tuple[Resolution, ...]

@@ -11,4 +11,6 @@ if TYPE_CHECKING:  # (mergeorder imports networkx, which `check` may never need)
 
 @dataclass(frozen=True, slots=True)
 class MergeContext:
+    """What the merge rules (AC3xx) read: a merge-order analysis."""
+
     analysis: Analysis
