@@ -12,7 +12,8 @@ grep -c` of the anchor and reference triggers, anchorcheck cold (empty cache), w
 (same cache, nothing changed), `merge-order` for a PR touching 10 files of the first
 repo (the base cached, the PR head new), and `check --index` over per-repo index files
 (built by one `anchorcheck index` per repo, not timed); it prints each time, its ratio
-to cat-file and to cold, and peak memory. Machines are noisy: compare ratios, not
+to cat-file and to cold, the same ratios taken within each repeat (their median: the
+figure drift moves least), and peak memory. Machines are noisy: compare ratios, not
 seconds, and repeat (--repeat).
 """
 
@@ -191,6 +192,19 @@ def main() -> None:
     print(f"{'step':<13} {'median s':>9} {'x cat-file':>11} {'x cold':>8}")
     for k, v in med.items():
         print(f"{k:<13} {v:>9.2f} {v / med['cat-file']:>11.2f} {v / med['cold']:>8.2%}")
+    # The same ratios taken within each repeat (its own cat-file, cold, warm and PR run
+    # a few seconds apart), then their median: the machine's speed drifts by a quarter
+    # within minutes, and a ratio of medians can pair a fast cat-file with a slow cold.
+    per_run = {
+        "cold / cat-file": [c / f for c, f in zip(rows["cold"], rows["cat-file"], strict=True)],
+        "warm / cold": [w / c for w, c in zip(rows["warm"], rows["cold"], strict=True)],
+        "pr / cold": [p / c for p, c in zip(rows["pr"], rows["cold"], strict=True)],
+    }
+    for k, ratios in per_run.items():
+        shown = ", ".join(f"{r:.2f}" if k.startswith("cold") else f"{r:.1%}" for r in ratios)
+        mid = statistics.median(ratios)
+        print(f"per-run {k}: median {mid:.2f}" if k.startswith("cold") else f"per-run {k}: median {mid:.1%}",
+              f"({shown})")
     print(f"peak memory (largest anchorcheck run): {max(peaks):.0f} MB")
     times = "; ".join(f"{k}={[round(x, 2) for x in v]}" for k, v in rows.items())
     print(f"runs: {args.repeat}; all times: {times}")
