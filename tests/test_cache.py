@@ -341,3 +341,16 @@ def test_a_repo_keeps_its_most_recently_written_snapshots_and_old_layouts_go(tmp
                     "snap3:other:old:o:1"}
     assert cache.get_text("snap4:r:c2:o:1") == "text 2 again" and cache.get_text("snap4:r:c3:o:1") is None
     cache.close()
+
+
+def test_a_blob_with_nothing_found_is_encoded_as_json_writes_it() -> None:
+    import json as json_module
+
+    from anchorcheck.cache import _decode, encode_blob_index, encode_value
+    from anchorcheck.extract import BlobIndex
+
+    for comments, lines in ((0, 0), (0, 1), (7, 12345), (2**40, 3)):
+        empty = BlobIndex(anchors=(), references=(), comments=comments, line_count=lines)
+        text = encode_value(empty)
+        assert text == json_module.dumps(encode_blob_index(empty), separators=(",", ":"))
+        assert _decode(text) == empty
