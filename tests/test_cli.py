@@ -220,3 +220,20 @@ def test_the_command_line_leaves_its_heap_to_the_process_exit_not_to_a_last_coll
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False,
                           cwd=tmp_path)
     assert "anchorcheck" in done.stdout and "frozen True code 0" in done.stdout, done.stdout + done.stderr
+
+
+def test_the_command_is_the_module_entry_and_runs_with_the_collector_off() -> None:
+    """`anchorcheck` (the console script) and `python -m anchorcheck` are one entry,
+    which turns the cyclic collector off before importing the package."""
+    import importlib.metadata
+
+    import anchorcheck.__main__ as entry
+
+    [script] = [e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == "anchorcheck"]
+    assert script.load() is entry.main
+    probe = ("import gc, sys\nimport anchorcheck.__main__ as m\nsys.argv = ['anchorcheck', '--version']\n"
+             "import anchorcheck.cli as c\norig = c._main\n"
+             "c._main = lambda: (print('collector', gc.isenabled()), orig())\nm.main()\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "collector False"
