@@ -478,6 +478,7 @@ _Located = tuple[list[Anchor], list[Reference], list[Mention], list[Suppression]
 
 
 def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
+    """What `blob` holds, placed at `repo` and `path`."""
     # Placed with the constructors: dataclasses.replace costs several times more, and a
     # big repo has tens of thousands of these.
     return (

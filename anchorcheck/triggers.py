@@ -53,6 +53,11 @@ def _always() -> bool:
 _WHOLE_AFTER = 1000
 
 
+# A word counted in a few of its cases: (the word in lower case, the cases that count,
+# what must follow it or None).
+FoldedWord = tuple[str, frozenset[str], re.Pattern[str] | None]
+
+
 @dataclass(frozen=True, slots=True)
 class AnyOf:
     """Whether an alternation of triggers matches in text[start:end], found faster than
@@ -67,11 +72,10 @@ class AnyOf:
     patterns: tuple[re.Pattern[str], ...]
     # (word, what must follow it): e.g. `see` followed by a heading's first character.
     followed: tuple[tuple[str, re.Pattern[str]], ...] = ()
-    # Words counted in a few cases (`see`, `See`, `SEE`): (the word in lower case, the
-    # cases that count, what must follow it or None). In ASCII text each is found once
-    # in the lower-cased text, where each case was a scan of its own (GHC's Haskell:
-    # 18 scans of every comment became 6, and one to lower-case it).
-    folded: tuple[tuple[str, frozenset[str], re.Pattern[str] | None], ...] = ()
+    # Words counted in a few cases (`see`, `See`, `SEE`; FoldedWord). In ASCII text
+    # each is found once in the lower-cased text, where each case was a scan of its own
+    # (GHC's Haskell: 18 scans of every comment became 6, and one to lower-case it).
+    folded: tuple[FoldedWord, ...] = ()
     # Alternatives that cannot match without a digit (`at line 3`, `:12`), searched
     # only in a range holding one: the engine tries `at|on` at every a and o of the
     # text, and one search for a digit (few in prose) spares that in most blocks.
@@ -111,15 +115,14 @@ class AnyOf:
 _DIGIT = compiled_on_use(r"\d")  # what every `numeric` alternative holds (the same \d)
 
 
-def _any_folded(folded: tuple[tuple[str, frozenset[str], re.Pattern[str] | None], ...], text: str) -> bool:
+def _any_folded(folded: tuple[FoldedWord, ...], text: str) -> bool:
     """Whether one of the folded words stands in `text` in a case that counts, followed
     by what it must be."""
     return next(_folded_starts(folded, text), -1) >= 0
 
 
 def _folded_starts(
-    folded: tuple[tuple[str, frozenset[str], re.Pattern[str] | None], ...], text: str,
-    skip: Callable[[int], int] | None = None,
+    folded: tuple[FoldedWord, ...], text: str, skip: Callable[[int], int] | None = None,
 ) -> Iterator[int]:
     """Where the folded words stand in `text` in a case that counts (followed by what
     they must be), word by word. `skip`, when given, is told each one found and says
