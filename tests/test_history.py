@@ -5,6 +5,7 @@ two must agree, and both must match what the PCRE definition pattern matched bef
 from __future__ import annotations
 
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -262,3 +263,21 @@ def test_a_history_of_roots_only_starts_no_log_and_a_root_is_left_out_of_a_longe
     # A commit git cannot list: its message, not an empty history.
     with pytest.raises(GitError, match="bad object"):
         git.start_patch_log("0" * 40, 10)
+
+
+def test_the_patch_log_keeps_its_shape_whatever_the_users_diff_config(tmp_path: Path) -> None:
+    """diff.noprefix drops the `a/` and `b/` the log's parser splits paths at; an
+    external diff tool or signatures would change the text too. The log fixes them."""
+    from anchorcheck.history import _removals
+
+    path = init_repo(tmp_path / "r", {"src/a.py": "def first(): pass\nKEEP = 1\n"})
+    head = commit(path, {"src/a.py": "KEEP = 1\n"}, "drop first")
+    git = GitRepo(path)
+    plain = git.patch_log(head, 10)
+    for key, value in (("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true"),
+                       ("diff.external", "false"), ("log.showSignature", "true"),
+                       ("diff.indentHeuristic", "true")):
+        subprocess.run(["git", "-C", str(path), "config", key, value], check=True)
+    assert git.patch_log(head, 10) == plain
+    assert "diff --git a/src/a.py b/src/a.py" in plain
+    assert set(_removals(git, "r", head, 10)) == {"first"}
