@@ -17,7 +17,7 @@ from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.errors import CacheError
 from anchorcheck.extract import BlobIndex, ExtractOptions
-from anchorcheck.extract_pool import BlobJob, extract_blobs, worker_count
+from anchorcheck.extract_pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
 from anchorcheck.gitio import Background, GitRepo, TreeEntry
 from anchorcheck.languages import language_of
 from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences
@@ -479,6 +479,9 @@ _Located = tuple[list[Anchor], list[Reference], list[Mention], list[Suppression]
 
 def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
     """What `blob` holds, placed at `repo` and `path`."""
+    mentions = [Mention(n, repo, path, line, col) for n, line, col in blob.mentions]
+    if _placed_at(blob, repo, path):  # as a worker's results are (extract_pool.unpack)
+        return list(blob.anchors), list(blob.references), mentions, list(blob.suppressions)
     # Placed with the constructors: dataclasses.replace costs several times more, and a
     # big repo has tens of thousands of these.
     return (
@@ -487,10 +490,17 @@ def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
         [Reference(kind=r.kind, line=r.line, col=r.col, text=r.text, name=r.name, target_repo=r.target_repo,
                    target_path=r.target_path, relative=r.relative, lines=r.lines, via_url=r.via_url,
                    claim=r.claim, repo=repo, path=path) for r in blob.references],
-        [Mention(n, repo, path, line, col) for n, line, col in blob.mentions],
+        mentions,
         [Suppression(first=s.first, last=s.last, codes=s.codes, line=s.line, col=s.col, repo=repo, path=path)
          for s in blob.suppressions],
     )
+
+
+def _placed_at(blob: BlobIndex, repo: str, path: str) -> bool:
+    """Whether the objects of `blob` are placed at `repo` and `path` already (they are
+    all placed alike: all at one place, or none)."""
+    first = blob.anchors[:1] or blob.references[:1] or blob.suppressions[:1]
+    return not first or (first[0].repo == repo and first[0].path == path)
 
 
 class _Plan:
@@ -568,7 +578,7 @@ class _Plan:
             self.located[path] = _located(value, self.spec.name, path)
 
     def take(
-        self, oid: str, size: int, read: bool, results: tuple[BlobIndex | str, ...],
+        self, oid: str, size: int, read: bool, results: tuple[PackedIndex | str, ...],
         encoded: tuple[str, ...] | None,
     ) -> None:
         """One blob's results from the extraction."""
@@ -577,12 +587,12 @@ class _Plan:
         if read:
             self.repo.blobs_read += 1
         langs = self.langs_of[oid]
-        for value in results:
-            if isinstance(value, BlobIndex):
-                self.anchors_found += len(value.anchors)
+        values: list[BlobIndex | PackedIndex | str] = list(results)
         for path, lang in self.to_read[oid]:
             i = langs.index(lang)  # a blob is read as one language, rarely two
-            value = results[i]
+            value = values[i]
+            if isinstance(value, tuple):  # placed at its first path as it is unpacked
+                value = values[i] = unpack(value, self.spec.name, path)
             if value == UNREADABLE:  # this clone's fault, not the blob's: never memoised
                 self.skipped.append(SkippedFile(path, value))
                 continue
@@ -591,6 +601,9 @@ class _Plan:
                 self.fresh.append((oid, lang, Encoded(encoded[i]) if encoded is not None else value))
                 self.memo[key] = value
             self._place(path, value)
+        for value in values:
+            if isinstance(value, BlobIndex):
+                self.anchors_found += len(value.anchors)
 
     def finish(self) -> SnapshotIndex:
         per_path, located = self.per_path, self.located

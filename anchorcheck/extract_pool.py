@@ -12,27 +12,37 @@ however large the workspace. Results come back in the order the blobs were given
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import itertools
 import os
 import sys
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
 
+from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import encode_value
 from anchorcheck.extract import BlobIndex, ExtractOptions, extract
 from anchorcheck.gitio import BlobReader
+from anchorcheck.reference import Reference
+from anchorcheck.suppression import Suppression
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
 # (git directory, blob id, its size from the tree listing, the languages it is read as)
 BlobJob = tuple[str, str, int, tuple[str, ...]]
-# (whether git could read the blob, one result per language: its index, or why it is
-# not read; and, when the results go to the cache, each one encoded for it)
-BlobResult = tuple[bool, tuple[BlobIndex | str, ...], tuple[str, ...] | None]
+# A BlobIndex as a worker sends it: its anchors, references and suppressions as rows
+# of their fields but the place (repo, path), then comments, line count, mentions.
+Rows = tuple[tuple[Any, ...], ...]
+PackedIndex = tuple[Rows, Rows, int, int, tuple[tuple[str, int, int], ...], Rows]
+# (whether git could read the blob, one result per language: its index, packed (see
+# unpack), or why it is not read; and, when the results go to the cache, each one
+# encoded for it)
+BlobResult = tuple[bool, tuple[PackedIndex | str, ...], tuple[str, ...] | None]
 
 # Below this much text a pool costs more (fork, start-up) than it saves.
 _MIN_PARALLEL_BYTES = 4_000_000
@@ -100,6 +110,44 @@ def _worker_batch(batch: Sequence[BlobJob], options: ExtractOptions, encode: boo
     return _read_and_extract(batch, options, encode, _READERS)
 
 
+def _row(cls: type) -> attrgetter[Any]:
+    """The fields of `cls` but its last two, which must be its place: repo, path."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    if names[-2:] != ["repo", "path"]:
+        raise TypeError(f"{cls.__name__} must end with its place (repo, path)")
+    return attrgetter(*names[:-2])
+
+
+_ANCHOR_ROW, _REFERENCE_ROW, _SUPPRESSION_ROW = _row(Anchor), _row(Reference), _row(Suppression)
+# Their constructors, called with a row and the place: positionally, which _row checked
+# (a type checker cannot count a row's fields).
+_new_anchor: Callable[..., Anchor] = Anchor
+_new_reference: Callable[..., Reference] = Reference
+_new_suppression: Callable[..., Suppression] = Suppression
+
+
+def pack(index: BlobIndex) -> PackedIndex:
+    """What a worker sends for `index`. Its objects cost the most to send: pickled, each
+    is a call of its constructor in the receiving process (~4 us: every field set by
+    object.__setattr__), and the crawl then built each one again with its repo and
+    path. Rows of plain values pickle in a tenth of that, and unpack builds each
+    object once, in place."""
+    return (tuple(map(_ANCHOR_ROW, index.anchors)), tuple(map(_REFERENCE_ROW, index.references)),
+            index.comments, index.line_count, index.mentions,
+            tuple(map(_SUPPRESSION_ROW, index.suppressions)))
+
+
+def unpack(packed: PackedIndex, repo: str, path: str) -> BlobIndex:
+    """The BlobIndex a worker packed, its objects placed at `repo` and `path`."""
+    anchors, references, comments, line_count, mentions, suppressions = packed
+    return BlobIndex(
+        tuple([_new_anchor(*row, repo, path) for row in anchors]),
+        tuple([_new_reference(*row, repo, path) for row in references]),
+        comments, line_count, mentions,
+        tuple([_new_suppression(*row, repo, path) for row in suppressions]),
+    )
+
+
 def _close_readers() -> None:
     while _READERS:
         _READERS.popitem()[1].close()
@@ -109,7 +157,7 @@ def _result(data: bytes | None, langs: Sequence[str], options: ExtractOptions, e
     results = extract_one(data, langs, options)
     # Encoding for the cache is done where the scanning is: in the workers, in parallel.
     encoded = tuple(encode_value(r) for r in results) if encode and data is not None else None
-    return data is not None, results, encoded
+    return data is not None, tuple(pack(r) if isinstance(r, BlobIndex) else r for r in results), encoded
 
 
 def _batches(jobs: Iterable[BlobJob]) -> Iterator[list[BlobJob]]:
@@ -130,8 +178,9 @@ def extract_blobs(
     jobs: Iterable[BlobJob], options: ExtractOptions, workers: int, encode: bool = False,
 ) -> Iterator[BlobResult]:
     """Each blob's results, in the order given. With one worker, or too little text
-    to share out, everything runs here. `jobs` is read as the pool needs work (it may
-    be a generator still reading trees), past the first _MIN_PARALLEL_BYTES."""
+    to share out, everything runs here. Indexes come packed (unpack). `jobs` is read as
+    the pool needs work (it may be a generator still reading trees), past the first
+    _MIN_PARALLEL_BYTES."""
     given = iter(jobs)
     head: list[BlobJob] = []
     total = 0

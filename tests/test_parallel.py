@@ -9,7 +9,7 @@ import pytest
 
 from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.extract_pool import extract_blobs
+from anchorcheck.extract_pool import extract_blobs, pack, unpack
 from anchorcheck.gitio import GitRepo
 from tests.conftest import WorkspaceBuilder
 
@@ -43,7 +43,9 @@ def test_workers_read_and_give_the_same_results_in_the_same_order(ws: WorkspaceB
     assert not read and values == (UNREADABLE,) and encoded is None
     for (read, values, encoded), entry in zip(results, entries, strict=True):
         assert read
-        assert values == (extract(texts[entry.path], "python", options),)
+        # Packed (rows of plain values: cheap to send), unpacked where they arrive.
+        assert all(type(row) is tuple for part in values[0][:2] for row in part)
+        assert unpack(values[0], "", "") == extract(texts[entry.path], "python", options)
         assert encoded is not None and json.loads(encoded[0])["r"]  # every file cites
     # One process, the same answers; and jobs handed over one by one as the pool asks
     # (a crawl gives each repo's blobs as its tree is read), the same again.
@@ -95,3 +97,29 @@ def test_what_workers_send_back_pickles_to_equal_values() -> None:
     back = pickle.loads(pickle.dumps(index))
     assert back == index and back.references[0].lines == (3, 4) and back.references[0].path == "b.py"
     assert type(back.anchors[0].kind) is AnchorKind
+
+
+def test_an_index_packed_and_unpacked_is_itself_placed_where_asked(ws: WorkspaceBuilder) -> None:
+    """pack/unpack carry every field of anchors, references and suppressions (a field
+    added to one of them reaches the rows by itself, or the import fails), and unpack
+    places them; a crawl then takes them as they are for that place."""
+    import dataclasses
+
+    from anchorcheck.crawl import _located
+
+    text = ("# F1 SECTION\n# see OTHER SECTION in b.py:3-4 and `thing()` in b.py\n"
+            "# anchorcheck: ignore[AC101]\nx = 1  # restates `b.py::limit` = 3\n")
+    index = extract(text, "python", ExtractOptions())
+    assert index.anchors and len(index.references) >= 2 and index.suppressions and index.mentions
+    packed = pack(index)
+    assert unpack(packed, "", "") == index
+    placed = unpack(packed, "r", "a.py")
+    for before, after in zip([*index.anchors, *index.references, *index.suppressions],
+                             [*placed.anchors, *placed.references, *placed.suppressions], strict=True):
+        assert dataclasses.replace(before, repo="r", path="a.py") == after
+    here = _located(placed, "r", "a.py")
+    assert here[1][0] is placed.references[0]  # placed already: not built again
+    assert here == _located(index, "r", "a.py")
+    elsewhere = _located(placed, "r", "c.py")  # the same blob at another path
+    assert [r.path for r in elsewhere[1]] == ["c.py"] * len(index.references)
+    assert elsewhere == _located(index, "r", "c.py")
