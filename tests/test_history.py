@@ -281,3 +281,20 @@ def test_the_patch_log_keeps_its_shape_whatever_the_users_diff_config(tmp_path: 
     assert git.patch_log(head, 10) == plain
     assert "diff --git a/src/a.py b/src/a.py" in plain
     assert set(_removals(git, "r", head, 10)) == {"first"}
+
+
+@settings(max_examples=400, deadline=None)
+@given(lines=st.lists(_DIFF_LINES | _DEFINING, max_size=8), trailing=st.booleans())
+# A keyword inside a word (`subclass`) is none, but one after it on the line is; two
+# keywords: the first that defines decides; an assignment only where no keyword
+# defines; the very first line (no line break before it) counts too.
+@example(lines=["+subclass type Foo"], trailing=False)
+@example(lines=["-x = type", "+data D = D", "-class", "+NAME = 1 where data Q"], trailing=True)
+@example(lines=["+NAME = 1"], trailing=False)
+@example(lines=["+function run", "-fn x", "---def no", "+++type no"], trailing=False)
+def test_events_are_those_the_one_pattern_finds(lines: list[str], trailing: bool) -> None:
+    from anchorcheck.history import _EVENT, _events
+
+    diff = "\n".join(lines) + ("\n" if trailing else "")
+    expected = [(m.start(), m.group("a") or m.group("b"), m.group("b") is not None) for m in _EVENT.finditer(diff)]
+    assert _events(diff) == expected
