@@ -496,6 +496,12 @@ def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
     )
 
 
+def _languages(users: list[tuple[str, str]]) -> tuple[str, ...]:
+    """The languages a blob is read as, by the (path, language) of the files holding it:
+    mostly one file."""
+    return (users[0][1],) if len(users) == 1 else tuple(sorted({lang for _, lang in users}))
+
+
 def _placed_at(blob: BlobIndex, repo: str, path: str) -> bool:
     """Whether the objects of `blob` are placed at `repo` and `path` already (they are
     all placed alike: all at one place, or none)."""
@@ -547,7 +553,7 @@ class _Plan:
                 memo[(oid, lang, options)] = value
             pending = self._known(pending)
         self.pending = pending
-        self.langs_of = {oid: tuple(sorted({lang for _, lang in to_read[oid]})) for oid in pending}
+        self.langs_of = {oid: _languages(to_read[oid]) for oid in pending}
         self.sizes = {oid: sizes[oid] for oid in pending}
 
     def _known(self, oids: Iterable[str]) -> list[str]:

@@ -295,6 +295,8 @@ def test_a_new_cache_answers_misses_without_asking_and_then_finds_what_was_store
     first = BlobCache(tmp_path / "c", ExtractOptions())
     assert first.get_many([("a" * 40, "python"), ("b" * 40, "python")]) == {}
     assert (first.hits, first.misses) == (0, 2)
+    assert first.get_many([("c" * 40, "python")] * 2) == {}  # one blob asked twice: one miss
+    assert (first.hits, first.misses) == (0, 3)
     first.put_many([("a" * 40, "python", value)])
     # Its own rows, and (a new run) another's, are found once stored.
     assert first.get_many([("a" * 40, "python")]) == {("a" * 40, "python"): value}
