@@ -104,9 +104,13 @@ def _worker_batch(batch: Sequence[BlobJob], options: ExtractOptions, encode: boo
         from multiprocessing.util import Finalize
 
         Finalize(None, _close_readers, exitpriority=0)
-        # Forked while the crawl had the collector paused (crawl.paused_gc): a worker
-        # lives as long as the extraction, so it collects as usual.
-        gc.enable()
+        # No cyclic collector in a worker: scanning a blob makes no reference cycle (a
+        # test holds every language to that), so reference counting frees all of it,
+        # and the collector's passes only walked the objects (every 10th GHC Haskell
+        # file: 2,526M -> 2,498M instructions; cold bench run, 7 interleaved runs:
+        # children's CPU 9.96 -> 9.69 s median). The worker's memory is unchanged (the
+        # whole of GHC's blobs scanned so: 41 MB peak either way).
+        gc.disable()
     return _read_and_extract(batch, options, encode, _READERS)
 
 

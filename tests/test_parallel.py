@@ -123,3 +123,37 @@ def test_an_index_packed_and_unpacked_is_itself_placed_where_asked(ws: Workspace
     elsewhere = _located(placed, "r", "c.py")  # the same blob at another path
     assert [r.path for r in elsewhere[1]] == ["c.py"] * len(index.references)
     assert elsewhere == _located(index, "r", "c.py")
+
+
+@pytest.mark.parametrize("language", ["python", "haskell", "c", "js", "yaml", "shell", "markdown", "html", "sql"])
+def test_scanning_a_blob_makes_no_reference_cycle(language: str) -> None:
+    """Workers scan without the cyclic collector (extract_pool._worker_batch): that is
+    only safe while everything a scan makes is freed by reference counting. A cycle
+    made per blob would grow a worker's memory with every blob it reads."""
+    import gc
+
+    sample = {
+        "python": "# SECTION HEADING HERE\n# Its body.\n# see OTHER HEADING in b.py\ndef f():\n"
+                  "    '''Doc: see `helper()`.'''\n    return 1  # see b.py:3\n",
+        "haskell": "{- Note [The thing]\n   ~~~~~~~~~~~~~~~\nSee Note [Other] -}\nf = 1 -- see `g` in B.hs:2\n-- #anchor#\n",
+        "c": "/* SECTION HEADING HERE\n * see `x()` in a.c:1-2 */\nint x; // anchorcheck: ignore[AC101]\n",
+        "js": "// see SOME HEADING in a.js\nconst s = `t`; /* https://github.com/o/r/blob/main/a.js#L1 */\n",
+        "yaml": "# ROLLBACK ON THE DEGRADED PATH\n# see [a](b.md#c)\nkey: |\n  # not a comment\n",
+        "shell": "# see BUILD STEPS in build.sh\ncat <<EOF\n# no\nEOF\n",
+        "markdown": "# Title\n\nSee [x](a.md#b), `code`.\n\n## SUB SECTION\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n```py\nx = 1\n```\n",
+        "html": "<!-- see THE HEADING in a.html -->\n<p>x</p>\n",
+        "sql": "-- see SCHEMA NOTES in a.sql:1\nselect 1; /* b */\n",
+    }[language]
+    options = ExtractOptions()
+    extract(sample, language, options)  # imports and compiles first: those cycles are made once
+    was = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        for i in range(50):
+            found = extract(sample + f"\n{i}\n", language, options)
+        assert found.references or found.anchors or found.mentions  # the sample does hold things
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()
