@@ -72,6 +72,5 @@ def resolve_change(spec: ChangeSpec, git: GitRepo, base_ref: str) -> Change:
             "(a shallow clone? fetch more history)"
         )
     changed = tuple(git.changed_paths(merge_base, head))
-    wanted = set(changed)
-    entries = {e.path: e for e in git.list_tree(head) if e.path in wanted}
+    entries = {e.path: e for e in git.list_paths(head, changed)}
     return Change(spec, head, base_ref, base, merge_base, changed, entries)

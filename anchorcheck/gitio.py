@@ -11,7 +11,7 @@ import contextlib
 import re
 import subprocess
 import tempfile
-from collections.abc import Container, Iterable, Iterator, Sequence
+from collections.abc import Collection, Container, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, NamedTuple
 
@@ -25,6 +25,11 @@ PATH_ERRORS = "backslashreplace"
 
 _MODE_SYMLINK = "120000"
 _MODE_SUBMODULE = "160000"
+
+
+# More paths than this are read out of the whole tree's listing (list_paths): a
+# command line has a length limit (32k characters on Windows).
+_PATHS_ASKED_MAX = 200
 
 
 class TreeEntry(NamedTuple):
@@ -138,6 +143,20 @@ class GitRepo:
             out = self._git_bytes("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
         return _parse_tree(out.decode(errors=PATH_ERRORS))
 
+    def list_paths(self, commit: str, paths: Collection[str]) -> list[TreeEntry]:
+        """The entries of these file paths in the tree (none for a path absent there):
+        a PR's changed files, asked of git by name (literally: `*` or `:` in a name
+        is no pattern), not read out of the whole tree's listing (GHC's: 25k entries,
+        ~60 ms, for ten files). Many paths: the whole listing, filtered."""
+        wanted = set(paths)
+        if not wanted:
+            return []
+        if len(wanted) > _PATHS_ASKED_MAX:
+            return [e for e in self.list_tree(commit) if e.path in wanted]
+        out = self._git_bytes("--literal-pathspecs", "ls-tree", "-r", "-l", "-z", "--full-tree", commit,
+                              "--", *sorted(wanted))
+        return [e for e in _parse_tree(out.decode(errors=PATH_ERRORS)) if e.path in wanted]
+
     def start_list_tree(self, commit: str) -> Background:
         """list_tree's listing, started in the background (a crawl lists every repo's
         tree at once, while it reads the previous listings)."""
@@ -152,7 +171,8 @@ class GitRepo:
             raise GitError(f"cannot run git: {exc}") from exc
         if done.returncode != 0:
             detail = done.stderr.decode(errors="replace").strip().splitlines()
-            raise GitError(f"{self.path}: git {args[0]} failed: {detail[-1] if detail else '?'}")
+            command = next(a for a in args if not a.startswith("-"))
+            raise GitError(f"{self.path}: git {command} failed: {detail[-1] if detail else '?'}")
         return done.stdout
 
     def hash_file(self, path: Path) -> str:

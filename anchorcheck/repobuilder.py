@@ -46,14 +46,14 @@ def write_files(repo: Path, files: Files) -> None:
         target = repo / rel
         if content is None:
             if target.exists():
-                git(repo, "rm", "-q", "--", rel)
+                git(repo, "--literal-pathspecs", "rm", "-q", "--", rel)
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, bytes):
             target.write_bytes(content)
         else:
             target.write_text(content, encoding="utf-8")
-        git(repo, "add", "--", rel)
+        git(repo, "--literal-pathspecs", "add", "--", rel)  # a name like `:x` or `*.py` is itself
 
 
 def commit(repo: Path, files: Files, message: str = "change") -> str:

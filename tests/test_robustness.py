@@ -125,6 +125,26 @@ def test_shallow_clone_missing_a_merge_base_still_orders_the_rest(tmp_path: Path
     assert r.code == 2 and r.err.count("\n") == 1 and "HEAD~2" in r.err, r.err
 
 
+def test_a_prs_files_asked_by_name_are_those_of_the_whole_listing(tmp_path: Path) -> None:
+    """A PR's changed files are listed by name (GitRepo.list_paths): a name that reads
+    as a pattern (`*`, `[x]`, a leading `:`) is itself only; a deleted path has no
+    entry; a directory of the same name is not listed; many paths, the same."""
+    from anchorcheck import gitio
+    from anchorcheck.gitio import GitRepo
+
+    files = {"a*b.py": "x = 1\n", "aXb.py": "y = 1\n", "[x].py": "z\n", "x.py": "w\n", ":top.py": "t\n",
+             "d/e.py": "e\n", "d/e.py.bak": "f\n", "sp ace.md": "# T\n"}
+    repo = init_repo(tmp_path / "r", files)
+    git_repo = GitRepo(repo)
+    head = git_repo.resolve("HEAD")
+    whole = {e.path: e for e in git_repo.list_tree(head)}
+    asked = ["a*b.py", "[x].py", ":top.py", "d/e.py", "sp ace.md", "gone.py", "d"]
+    assert {e.path: e for e in git_repo.list_paths(head, asked)} == {p: whole[p] for p in asked if p in whole}
+    many = [*whole, *(f"gone{i}.py" for i in range(gitio._PATHS_ASKED_MAX))]
+    assert {e.path: e for e in git_repo.list_paths(head, many)} == whole
+    assert git_repo.list_paths(head, []) == []
+
+
 def test_refs_starting_with_a_dash_are_rejected_everywhere(ws: WorkspaceBuilder) -> None:
     ws.repo("r", {"a.py": "x = 1\n"})
     ws.config()
