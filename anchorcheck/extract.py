@@ -54,9 +54,12 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         comments, md_anchors = read_markdown(text, keep=INTEREST)
         anchors = md_anchors if options.markdown else []
         definitions = None
+        joined = [JoinedText.of(comment) for comment in comments]
     else:
         comments = scan(text, language, keep=keep_test(options.headings, language == "haskell"))
-        anchors = list(find_anchors(comments, options.headings))
+        # Each block's lines joined once, for all that reads them whole.
+        joined = [JoinedText.of(comment) for comment in comments]
+        anchors = list(find_anchors(comments, options.headings, [j.text for j in joined]))
         # Where the Note definitions are, for find_references (which skips them): found
         # here already, when Notes are anchors.
         definitions = {(a.line, a.col) for a in anchors if a.kind is AnchorKind.NOTE} \
@@ -65,13 +68,14 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
             anchors.extend(haddock_anchors(comments))
     refs: list[Reference] = []
     mentions: dict[str, tuple[str, int, int]] = {}
-    for comment in comments:
-        joined = JoinedText.of(comment)
-        refs.extend(find_references(comment, joined, definitions))
-        for name, line, col in find_mentions(joined):
+    suppressions: list[Suppression] = []
+    for comment, whole in zip(comments, joined, strict=True):
+        refs.extend(find_references(comment, whole, definitions))
+        for name, line, col in find_mentions(whole):
             mentions.setdefault(name, (name, line, col))
-    suppressions = tuple(s for comment in comments for s in find_suppressions(comment))
+        if "anchorcheck:" in whole.text:  # (no marker is cut by a line break)
+            suppressions.extend(find_suppressions(comment))
     return BlobIndex(
         tuple(anchors), tuple(refs), len(comments), text.count("\n") + (not text.endswith("\n")),
-        tuple(mentions.values()), suppressions,
+        tuple(mentions.values()), tuple(suppressions),
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from anchorcheck.anchor import Anchor, AnchorKind
@@ -46,11 +46,15 @@ class HeadingOptions:
     needs_body: bool = True
 
 
-def find_anchors(comments: list[Comment], options: HeadingOptions) -> Iterator[Anchor]:
-    for comment in comments:
+def find_anchors(
+    comments: list[Comment], options: HeadingOptions, texts: Sequence[str] | None = None,
+) -> Iterator[Anchor]:
+    """The anchors of these comments; `texts`, when given, their texts (comment.text)
+    as the caller has them already."""
+    for i, comment in enumerate(comments):
         if comment.kind in ("prose", "heading"):
             continue  # Markdown anchors are its headings, found by the Markdown reader
-        text = comment.text
+        text = comment.text if texts is None else texts[i]
         if options.notes and "Note [" in text:
             yield from _notes(comment)
         # Docstrings hold API section titles ("STANDARD OPTIONS") repeated in every
