@@ -91,15 +91,19 @@ class AnyOf:
         # Plain loops, not any(): most blocks hold nothing, so every test runs, and a
         # generator per test costs as much as the test.
         find = text.find
-        for lit in self.literals:
-            if find(lit, start, end) >= 0:
-                return True
+        # The followed words first: `Note [` is what most of GHC's comments that hold
+        # a reference hold, and each literal looked for before it was a scan of the
+        # whole comment (every 10th GHC Haskell file: 2,510M -> 2,491M instructions;
+        # mypy's Python: 782.5M -> 783.5M).
         for word, then in self.followed:
             i = find(word, start, end)
             while i >= 0:
                 if then.match(text, i + len(word), end):
                     return True
                 i = find(word, i + 1, end)
+        for lit in self.literals:
+            if find(lit, start, end) >= 0:
+                return True
         if self.folded and _any_folded(self.folded, text[start:end]):
             return True
         for p in self.patterns:
