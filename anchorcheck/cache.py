@@ -6,6 +6,12 @@ Two processes may use it at once (WAL, a busy timeout). Values are JSON, never
 pickle: a foreign or damaged file is detected (application id, schema version,
 integrity errors on use) and rebuilt with a warning; nothing in it is trusted beyond
 decoding into plain values.
+
+It does not grow for good: each row keeps the day it was last written, and a run
+that wrote something drops, once a day, the rows no run has written for _KEEP_DAYS
+days (a nightly job over moving repos added per-commit results every night: GHC's
+AC203 removal table alone is 85 KB). A dropped row costs a later run that wants it
+the work of making it again.
 """
 
 from __future__ import annotations
@@ -16,7 +22,8 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from operator import itemgetter
 from pathlib import Path
@@ -28,7 +35,9 @@ from anchorcheck.reference import Reference, RefKind
 from anchorcheck.suppression import Suppression
 
 _APPLICATION_ID = 0x41434B31  # "ACK1"
-_SCHEMA = 2
+_SCHEMA = 3  # 3: each row's `day`; a cache of schema 2 is given it (_add_days), not rebuilt
+_KEEP_DAYS = 30
+_PRUNED_KEY = "pruned-day"  # a results row: the day old rows were last dropped
 _CHUNK = 500
 # Stored snapshots kept per repo, the most recently written: a snapshot is per commit
 # (GHC's is 4.3 MB), so a nightly job over moving repos added one every night for good.
@@ -49,8 +58,13 @@ def options_key(options: ExtractOptions) -> str:
 class BlobCache:
     """get_many/put_many over (oid, language) pairs, for one set of options."""
 
-    def __init__(self, directory: Path, options: ExtractOptions, warn: Any = None) -> None:
+    def __init__(
+        self, directory: Path, options: ExtractOptions, warn: Any = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.path = directory / "blobs.sqlite3"
+        self.today = int(clock() // 86400)  # days since the epoch: each written row's `day`
+        self._wrote = False
         self.options = options_key(options)
         self._warn = warn or (lambda msg: print(f"anchorcheck: warning: {msg}", file=sys.stderr))
         self.hits = 0
@@ -77,6 +91,8 @@ class BlobCache:
                 db.execute("COMMIT")
                 if tables == 0:
                     self._create(db)
+                elif app_id == _APPLICATION_ID and version == 2:
+                    self._add_days(db)
                 elif app_id != _APPLICATION_ID or version != _SCHEMA:
                     db.close()
                     raise sqlite3.DatabaseError("not an anchorcheck cache of this version")
@@ -111,14 +127,28 @@ class BlobCache:
         except sqlite3.OperationalError:
             pass
 
-    @staticmethod
-    def _create(db: sqlite3.Connection) -> None:
+    def _create(self, db: sqlite3.Connection) -> None:
         db.execute("BEGIN IMMEDIATE")
         if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
-            db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+            db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL, "
+                       "day INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID")
             # Results computed from whole commits (AC203's definitions and removals).
-            db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+            db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, value TEXT NOT NULL, "
+                       "day INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID")
             db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version = {_SCHEMA}")
+            # Nothing to drop in a new file today (a cold run's close then reads no table).
+            db.execute("INSERT INTO results (key, value, day) VALUES (?, ?, ?)",
+                       (_PRUNED_KEY, str(self.today), self.today))
+        db.execute("COMMIT")
+
+    def _add_days(self, db: sqlite3.Connection) -> None:
+        """A cache of schema 2 (no `day`), kept: its rows count as written today, so
+        they expire as if this run had written them."""
+        db.execute("BEGIN IMMEDIATE")
+        if db.execute("PRAGMA user_version").fetchone()[0] == 2:  # not done by another run meanwhile
+            for table in ("blobs", "results"):
+                db.execute(f"ALTER TABLE {table} ADD COLUMN day INTEGER NOT NULL DEFAULT {self.today:d}")
             db.execute(f"PRAGMA user_version = {_SCHEMA}")
         db.execute("COMMIT")
 
@@ -165,8 +195,9 @@ class BlobCache:
         """Store values, or values already encoded (`Encoded`, by the extraction workers)."""
         if self._db is None:
             return
-        rows = [(self._key(oid, lang), value.text if isinstance(value, Encoded) else encode_value(value))
-                for oid, lang, value in items]
+        today = self.today
+        rows = [(self._key(oid, lang), value.text if isinstance(value, Encoded) else encode_value(value),
+                 today) for oid, lang, value in items]
         if not rows:
             return
         # In key order: blob ids are random, and inserting them as they come splits
@@ -175,9 +206,9 @@ class BlobCache:
         rows.sort(key=itemgetter(0))
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("INSERT OR REPLACE INTO blobs (key, value) VALUES (?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO blobs (key, value, day) VALUES (?, ?, ?)", rows)
             self._db.execute("COMMIT")
-            self._any_blobs = True
+            self._any_blobs = self._wrote = True
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
 
@@ -240,10 +271,12 @@ class BlobCache:
             listed = [k for k in listed if k != key] + [key]
             dropped, listed = listed[:-keep], listed[-keep:]
             self._db.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in dropped])
-            self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)", (key, text))
-            self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)",
-                             (log_key, json.dumps(listed)))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
+                             (key, text, self.today))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
+                             (log_key, json.dumps(listed), self.today))
             self._db.execute("COMMIT")
+            self._wrote = True
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
 
@@ -251,8 +284,9 @@ class BlobCache:
         if self._db is None:
             return
         try:
-            self._db.execute("INSERT OR REPLACE INTO results (key, value) VALUES (?, ?)",
-                             (key, json.dumps(value, separators=(",", ":"))))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
+                             (key, json.dumps(value, separators=(",", ":")), self.today))
+            self._wrote = True
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
 
@@ -265,9 +299,38 @@ class BlobCache:
             self._db = None
             self._remove()
 
+    def prune(self) -> int:
+        """Drop the rows no run has written for _KEEP_DAYS days, unless done today
+        already; the number of rows dropped. (Each table is read whole, with no index
+        on `day` that every write would pay for: once a day, at the end of a run.)"""
+        if self._db is None:
+            return 0
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            row = self._db.execute("SELECT value FROM results WHERE key = ?", (_PRUNED_KEY,)).fetchone()
+            if row is not None and row[0] == str(self.today):
+                self._db.execute("COMMIT")
+                return 0
+            oldest = self.today - _KEEP_DAYS
+            dropped = sum(self._db.execute(f"DELETE FROM {table} WHERE day < ?", (oldest,)).rowcount
+                          for table in ("blobs", "results"))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
+                             (_PRUNED_KEY, str(self.today), self.today))
+            self._db.execute("COMMIT")
+            if dropped:
+                self._any_blobs = None  # asked again: the blob table may be empty now
+            return dropped
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+            return 0
+
     def close(self) -> None:
+        """Close the file; after a run that wrote something, old rows go first (prune)."""
         if self._db is not None:
-            self._db.close()
+            if self._wrote:
+                self.prune()
+            if self._db is not None:
+                self._db.close()
             self._db = None
 
 

@@ -356,3 +356,79 @@ def test_a_blob_with_nothing_found_is_encoded_as_json_writes_it() -> None:
         text = encode_value(empty)
         assert text == json_module.dumps(encode_blob_index(empty), separators=(",", ":"))
         assert _decode(text) == empty
+
+
+def test_rows_no_run_wrote_for_a_month_go_at_the_end_of_a_run_that_writes(tmp_path: Path) -> None:
+    """Expiry by the day each row was last written: once a day, after a run that wrote
+    something; a run that only reads leaves the file as it is."""
+    import sqlite3
+
+    from anchorcheck.cache import _KEEP_DAYS
+    from anchorcheck.extract import BlobIndex, ExtractOptions
+
+    day = 20_000
+
+    def at(d: int) -> BlobCache:
+        return BlobCache(tmp_path / "c", ExtractOptions(), clock=lambda: d * 86400.0 + 3600)
+
+    value = BlobIndex(anchors=(), references=(), comments=0, line_count=1)
+    old = at(day)
+    old.put_many([("a" * 40, "python", value)])
+    old.put_result("removals:old", {"name": ["r", "c", "s", "p"]})
+    old.close()
+    # A month on, a run that only reads: nothing is dropped.
+    reader = at(day + _KEEP_DAYS)
+    assert reader.get_many([("a" * 40, "python")]) == {("a" * 40, "python"): value}
+    reader.close()
+    # A day later still, a run that writes: what no run wrote for a month goes.
+    writer = at(day + _KEEP_DAYS + 1)
+    assert writer.get_many([("a" * 40, "python")]) == {("a" * 40, "python"): value}  # still there
+    writer.put_many([("b" * 40, "python", value)])
+    writer.close()
+    after = at(day + _KEEP_DAYS + 1)
+    assert after.get_many([("a" * 40, "python"), ("b" * 40, "python")]) == {("b" * 40, "python"): value}
+    assert after.get_result("removals:old") is None
+    after.close()
+    # Once a day: a row another process left old is dropped by the next day's run.
+    with sqlite3.connect(tmp_path / "c" / "blobs.sqlite3") as db:
+        db.execute("INSERT INTO results (key, value, day) VALUES ('stale', '1', ?)", (day,))
+    same_day = at(day + _KEEP_DAYS + 1)
+    assert same_day.prune() == 0 and same_day.get_result("stale") == 1
+    same_day.close()
+    next_day = at(day + _KEEP_DAYS + 2)
+    assert next_day.prune() == 1 and next_day.get_result("stale") is None
+    next_day.close()
+
+
+def test_a_cache_of_the_schema_before_is_kept_and_given_its_days(tmp_path: Path) -> None:
+    """Schema 2 (no `day` column): its rows kept, counted as written today, no warning."""
+    import sqlite3
+
+    from anchorcheck.cache import _APPLICATION_ID, _KEEP_DAYS, encode_value
+    from anchorcheck.extract import BlobIndex, ExtractOptions
+
+    value = BlobIndex(anchors=(), references=(), comments=0, line_count=2)
+    probe = BlobCache(tmp_path / "probe", ExtractOptions())
+    key = probe._key("a" * 40, "python")
+    probe.close()
+    (tmp_path / "c").mkdir()
+    with sqlite3.connect(tmp_path / "c" / "blobs.sqlite3") as db:
+        db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID")
+        db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 2")
+        db.execute("INSERT INTO blobs VALUES (?, ?)", (key, encode_value(value)))
+    warnings: list[str] = []
+    day = 20_000
+    cache = BlobCache(tmp_path / "c", ExtractOptions(), warnings.append, clock=lambda: day * 86400.0)
+    assert cache.get_many([("a" * 40, "python")]) == {("a" * 40, "python"): value}
+    cache.put_result("x", 1)
+    cache.close()
+    assert warnings == []
+    with sqlite3.connect(tmp_path / "c" / "blobs.sqlite3") as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert db.execute("SELECT day FROM blobs").fetchall() == [(day,)]
+    later = BlobCache(tmp_path / "c", ExtractOptions(), clock=lambda: (day + _KEEP_DAYS + 1) * 86400.0)
+    later.put_result("y", 2)
+    later.close()
+    assert BlobCache(tmp_path / "c", ExtractOptions()).get_many([("a" * 40, "python")]) == {}
