@@ -149,6 +149,9 @@ class BlobCache:
         if db.execute("PRAGMA user_version").fetchone()[0] == 2:  # not done by another run meanwhile
             for table in ("blobs", "results"):
                 db.execute(f"ALTER TABLE {table} ADD COLUMN day INTEGER NOT NULL DEFAULT {self.today:d}")
+            # Every row is of today now: nothing to drop before a month from now.
+            db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
+                       (_PRUNED_KEY, str(self.today), self.today))
             db.execute(f"PRAGMA user_version = {_SCHEMA}")
         db.execute("COMMIT")
 
