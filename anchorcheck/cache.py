@@ -227,6 +227,27 @@ class BlobCache:
                 self._fail(exc)
             return None
 
+    def get_results(self, keys: Iterable[str]) -> dict[str, Any]:
+        """The JSON values stored under these keys, by key (those found and readable)."""
+        found: dict[str, Any] = {}
+        wanted = list(dict.fromkeys(keys))
+        if self._db is None or not wanted:
+            return found
+        try:
+            for i in range(0, len(wanted), _CHUNK):
+                chunk = wanted[i:i + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk)
+                for key, value in rows:
+                    try:
+                        found[key] = json.loads(value)
+                    except (ValueError, TypeError):
+                        continue  # unreadable: a miss
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+            return {}
+        return found
+
     def has_result(self, key: str) -> bool:
         """Whether something is stored under `key` (nothing is read or decoded)."""
         if self._db is None:
@@ -289,6 +310,21 @@ class BlobCache:
         try:
             self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
                              (key, json.dumps(value, separators=(",", ":")), self.today))
+            self._wrote = True
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+
+    def put_results(self, items: Iterable[tuple[str, Any]]) -> None:
+        """put_result for many, in one transaction."""
+        if self._db is None:
+            return
+        rows = [(key, json.dumps(value, separators=(",", ":")), self.today) for key, value in items]
+        if not rows:
+            return
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.executemany("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)", rows)
+            self._db.execute("COMMIT")
             self._wrote = True
         except sqlite3.DatabaseError as exc:
             self._fail(exc)

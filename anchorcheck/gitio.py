@@ -258,28 +258,29 @@ class GitRepo:
         return Background(["git", f"--git-dir={self.git_dir}", "rev-list", "--parents",
                            f"--max-count={depth}", commit])
 
-    def start_patch_log(self, commit: str, depth: int, listed: Background | None = None) -> Background | None:
-        """Start, in the background, the `git log -p -U0` that patch_log reads: the diffs
-        of the last `depth` commits of `commit`'s history, newest first, each commit's
-        headed by a NUL, its sha and its subject. None when the history holds nothing to
-        show. (No `-G`: git then diffs every file pair twice, once to test the pattern and
-        once to print it, 47% more instructions for GHC's 250 commits than printing all
-        of them and filtering here.)"""
-        # A root commit only adds lines, and its diff is the whole tree (a repo of one
-        # commit would be printed entire): its events never decide anything, skip it.
-        # Each commit with its parents: a root is one without.
+    def history_commits(self, commit: str, depth: int, listed: Background | None = None) -> list[str]:
+        """The commits whose diffs AC203 reads, newest first: the last `depth` of
+        `commit`'s history (from the list `listed` earlier, if given), but the roots
+        (a root only adds lines, and its diff is the whole tree: a repo of one commit
+        would be printed entire) and, when the history is longer, the oldest listed
+        (the boundary of the span `oldest..commit` this was read as before)."""
         out = (listed or self.start_commit_list(commit, depth)).output()
         if out is None:  # failed: asked again in the foreground, for git's message
             out = self._git_bytes("rev-list", "--parents", f"--max-count={depth}", commit)
         revs = [line.split() for line in out.decode().splitlines()]
-        if len(revs) < depth:  # the whole history: its roots are among these
-            roots = [rev[0] for rev in revs if len(rev) == 1]
-            if len(roots) == len(revs):
-                return None  # nothing but roots (a repo of one commit): no git process
-            span = [commit, *(f"^{root}" for root in roots)]
-        else:
-            span = [f"{revs[-1][0]}..{commit}"]
-            span += [f"^{root}" for root in self._git("rev-list", "--max-parents=0", *span).split()]
+        if len(revs) >= depth:
+            revs = revs[:-1]
+        return [rev[0] for rev in revs if len(rev) > 1]  # each with its parents: a root has none
+
+    def start_commits_log(self, shas: Sequence[str]) -> Background | None:
+        """Start, in the background, the `git log -p -U0` that commit_events reads: the
+        diffs of exactly these commits (given on its standard input, any number), in
+        this order, each headed by a NUL, its sha and its subject. None for no commit.
+        (No `-G`: git then diffs every file pair twice, once to test the pattern and
+        once to print it, 47% more instructions for GHC's 250 commits than printing all
+        of them and filtering here.)"""
+        if not shas:
+            return None
         # The diff's shape is fixed here, whatever the user's config says: prefixes
         # (diff.noprefix dropped the `b/` the parser splits paths at), no external
         # diff or signatures. No indent heuristic: it only slides a hunk along lines
@@ -287,7 +288,14 @@ class GitRepo:
         # commits: the same removal table), and git skips ~8% of the log's CPU.
         return Background(["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color",
                            "--no-renames", "--no-ext-diff", "--no-show-signature", "--src-prefix=a/",
-                           "--dst-prefix=b/", "--no-indent-heuristic", "--format=%x00%H %s", *span, "--"])
+                           "--dst-prefix=b/", "--no-indent-heuristic", "--format=%x00%H %s",
+                           "--no-walk=unsorted", "--stdin", "--"],
+                          stdin="".join(f"{sha}\n" for sha in shas).encode())
+
+    def start_patch_log(self, commit: str, depth: int, listed: Background | None = None) -> Background | None:
+        """The log of history_commits(commit, depth), started; None when the history
+        holds nothing to show."""
+        return self.start_commits_log(self.history_commits(commit, depth, listed))
 
     def patch_log(self, commit: str, depth: int, started: Background | None = None) -> str:
         """The text of start_patch_log's log (of the one `started` earlier for the same
@@ -321,11 +329,18 @@ class Background:
     an unnamed temporary file, not a pipe: no thread has to drain it, and git never
     waits for us to read."""
 
-    def __init__(self, args: list[str], ok: Container[int] = (0,)) -> None:
+    def __init__(self, args: list[str], ok: Container[int] = (0,), stdin: bytes | None = None) -> None:
+        """`stdin`: what git reads, from a file too (it may be large, and nothing here
+        writes to git while it runs)."""
         self._ok = ok  # exit codes of success
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
         try:
-            self._proc = subprocess.Popen(args, stdout=self._out, stderr=subprocess.DEVNULL)
+            with tempfile.TemporaryFile() as given:
+                if stdin is not None:
+                    given.write(stdin)
+                    given.seek(0)
+                self._proc = subprocess.Popen(args, stdin=given if stdin is not None else subprocess.DEVNULL,
+                                              stdout=self._out, stderr=subprocess.DEVNULL)
         except OSError as exc:
             self._out.close()
             raise GitError(f"cannot run git: {exc}") from exc

@@ -17,13 +17,13 @@ from __future__ import annotations
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
-from anchorcheck.gitio import Background, GitRepo, NameSearch
+from anchorcheck.gitio import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import WorkspaceIndex
@@ -221,15 +221,17 @@ def repo_removals(
     found = cache.get_result(key) if cache is not None else None
     if isinstance(found, dict) and all(isinstance(v, list) and len(v) == 4 for v in found.values()):
         return {str(k): [str(x) for x in v] for k, v in found.items()}
-    removals = started.result() if started is not None else _removals(git, repo, commit, depth)
-    table = {k: [r.repo, r.commit, r.subject, r.path] for k, r in removals.items()}
+    log = started if started is not None else start_parsed_log(git, repo, commit, depth, cache)
+    table = {k: [r.repo, r.commit, r.subject, r.path] for k, r in log.result().items()}
     if cache is not None:
-        cache.put_result(key, table)
+        cache.put_results([*((_EVENTS_KEY + sha, [subject, [list(e) for e in events]])
+                             for sha, (subject, events) in log.fresh().items()), (key, table)])
     return table
 
 
 def _removals_key(commit: str, depth: int) -> str:
-    return f"removals:v2:{commit}:{depth}"  # v2: code files only
+    # v2: code files only; v3: the commits as history_commits lists them
+    return f"removals:v3:{commit}:{depth}"
 
 
 class ParsedLog:
@@ -238,16 +240,32 @@ class ParsedLog:
     waits for its workers; parsed after the crawl (0.2-0.25 s for GHC's 250 commits),
     it stood between the crawl and the name searches, which need the removal tables.
     (The extraction pool forks while this thread runs: it waits for git or parses text,
-    holding no lock a worker takes; a forked worker runs no thread of this one.)"""
+    holding no lock a worker takes; a forked worker runs no thread of this one.)
 
-    def __init__(self, git: GitRepo, repo: str, commit: str, depth: int, log: Background | None) -> None:
-        """`log` is None when the history holds nothing to search (start_patch_log): the
-        table is empty, and nothing asks git again."""
+    With `order` (the commits whose events decide, newest first) and `known` (the
+    events of some of them, from the cache), `log` holds only the others'."""
+
+    def __init__(
+        self, git: GitRepo, repo: str, commit: str, depth: int, log: Background | None,
+        order: Sequence[str] | None = None, known: Mapping[str, CommitEvents] | None = None,
+    ) -> None:
+        """`log` is None when there is nothing (more) to read (start_patch_log): the
+        table comes from `known`, and nothing asks git again."""
+        self._repo = repo
         self._log = log
-        self._parse = InThread(_removals, git, repo, commit, depth, log) if log is not None else None
+        self._order = order
+        self._known = dict(known or {})
+        self._parse = InThread(_parse_log, log) if log is not None else None
+
+    def fresh(self) -> dict[str, CommitEvents]:
+        """The events read from git (not known before), by sha: for the cache."""
+        return self._parse.result() if self._parse is not None else {}
 
     def result(self) -> dict[str, Removal]:
-        return self._parse.result() if self._parse is not None else {}
+        events = {**self._known, **self.fresh()}
+        order = self._order if self._order is not None else list(events)
+        # (A commit git could not show, its log having failed, has no events.)
+        return fold_removals([sha for sha in order if sha in events], events, self._repo)
 
     def cancel(self) -> None:
         if self._log is None or self._parse is None:
@@ -255,6 +273,41 @@ class ParsedLog:
         self._log.kill()  # git stops, the thread's wait returns and it finishes
         self._parse.join()
         self._log.cancel()
+
+
+def _parse_log(log: Background) -> dict[str, CommitEvents]:
+    out = log.output()
+    return commit_events("" if out is None else out.decode(errors=PATH_ERRORS))
+
+
+# + a commit's sha: its CommitEvents, stored as [subject, [[name, sign, path], ...]]
+_EVENTS_KEY = "history-events:v1:"
+
+
+def _cached_events(cache: BlobCache | None, shas: Sequence[str]) -> dict[str, CommitEvents]:
+    """The events of these commits the cache holds (well formed), by sha."""
+    if cache is None or not shas:
+        return {}
+    out: dict[str, CommitEvents] = {}
+    for key, value in cache.get_results(_EVENTS_KEY + sha for sha in shas).items():
+        if (isinstance(value, list) and len(value) == 2 and isinstance(value[0], str)
+                and isinstance(value[1], list)
+                and all(isinstance(e, list) and len(e) == 3 and all(isinstance(x, str) for x in e)
+                        and e[1] in ("+", "-") for e in value[1])):
+            out[key.removeprefix(_EVENTS_KEY)] = (value[0], [(e[0], e[1], e[2]) for e in value[1]])
+    return out
+
+
+def start_parsed_log(
+    git: GitRepo, repo: str, commit: str, depth: int, cache: BlobCache | None,
+    listed: Background | None = None,
+) -> ParsedLog:
+    """The log of the history's commits whose events the cache does not hold, started
+    (from the commit list `listed` earlier, if given)."""
+    order = git.history_commits(commit, depth, listed)
+    known = _cached_events(cache, order)
+    log = git.start_commits_log([sha for sha in order if sha not in known])
+    return ParsedLog(git, repo, commit, depth, log, order, known)
 
 
 def start_history(
@@ -266,7 +319,8 @@ def start_history(
     the crawl reads anything: one single-threaded process per repo, it runs on the core
     the crawl leaves idle while it lists trees and beside the scanning, and is done by
     the time the candidates are known (RemovedMentions), whose searches then run while
-    this process resolves and verifies."""
+    this process resolves and verifies. A commit whose events are cached is not logged
+    again."""
     started: dict[str, ParsedLog] = {}
     if depth <= 0:
         return started
@@ -282,7 +336,7 @@ def start_history(
         git = GitRepo(spec.path)
         listing[spec.name] = (git, commit, git.start_commit_list(commit, depth))
     for name, (git, commit, listed) in listing.items():
-        started[name] = ParsedLog(git, name, commit, depth, git.start_patch_log(commit, depth, listed))
+        started[name] = start_parsed_log(git, name, commit, depth, cache, listed)
     return started
 
 
@@ -350,7 +404,21 @@ def _removals(
 def removals_in_log(log: str, repo: str) -> dict[str, Removal]:
     """The names whose newest definition event in `log` (GitRepo.patch_log's text,
     newest commit first) is a removal."""
-    found: dict[str, Removal | None] = {}
+    events = commit_events(log)
+    return fold_removals(events, events, repo)
+
+
+# A commit's definition events: its subject, and (name, "+" or "-", path) in the order
+# of its diff, the first for each name (a later one in the same commit never decides).
+CommitEvents = tuple[str, list[tuple[str, str, str]]]
+
+
+def commit_events(log: str) -> dict[str, CommitEvents]:
+    """Each commit's definition events in `log` (a `git log -p -U0` of GitRepo's
+    start_commits_log), by sha, in the log's order. They depend on that commit alone,
+    so they are cached by sha (_EVENTS_KEY): a repo that moved by a few commits has
+    only those logged again."""
+    out: dict[str, CommitEvents] = {}
     readable: dict[str, bool] = {}  # by path: many commits touch the same files
     # A commit's record is its sha and subject, then a section per file pair (a NUL,
     # or a line starting "diff --git ", occurs nowhere else: diff lines start with +,
@@ -358,6 +426,8 @@ def removals_in_log(log: str, repo: str) -> dict[str, Removal]:
     for record in log.split("\0")[1:]:
         header, _, body = record.partition("\n")
         sha, _, subject = header.partition(" ")
+        seen: set[str] = set()
+        events: list[tuple[str, str, str]] = []
         for section in body.split("\ndiff --git ")[1:]:
             first, _, diff = section.partition("\n")
             path = first.rsplit(" b/", 1)[-1]
@@ -373,9 +443,22 @@ def removals_in_log(log: str, repo: str) -> dict[str, Removal]:
                 # case module-level bindings (`numpy = importorskip(...)`) come and go.
                 if assigned and not (name.isupper() or "::" in _line_at(diff, start)):
                     continue
-                if name in found:
-                    continue  # newest first: the first event for a name decides
-                found[name] = Removal(repo, sha, subject, path) if diff[start] == "-" else None
+                if name not in seen:
+                    seen.add(name)
+                    events.append((name, diff[start], path))
+        out[sha] = (subject, events)
+    return out
+
+
+def fold_removals(order: Iterable[str], events: Mapping[str, CommitEvents], repo: str) -> dict[str, Removal]:
+    """The names whose newest event is a removal, over these commits' events, newest
+    commit first."""
+    found: dict[str, Removal | None] = {}
+    for sha in order:
+        subject, happened = events[sha]
+        for name, sign, path in happened:
+            if name not in found:  # newest first: the first event for a name decides
+                found[name] = Removal(repo, sha, subject, path) if sign == "-" else None
     return {k: v for k, v in found.items() if v is not None}
 
 

@@ -298,3 +298,39 @@ def test_events_are_those_the_one_pattern_finds(lines: list[str], trailing: bool
     diff = "\n".join(lines) + ("\n" if trailing else "")
     expected = [(m.start(), m.group("a") or m.group("b"), m.group("b") is not None) for m in _EVENT.finditer(diff)]
     assert _events(diff) == expected
+
+
+def test_a_repo_that_moved_has_only_its_new_commits_logged_and_the_same_table(tmp_path: Path) -> None:
+    """Each commit's definition events are cached by sha: the removal table of a later
+    commit reads git's log only for the commits since, and is the table a run without
+    a cache finds; cached events that are not well formed are read from git again."""
+    import sqlite3
+
+    from anchorcheck.history import _EVENTS_KEY, repo_removals, start_parsed_log
+
+    path = init_repo(tmp_path / "r", {"a.py": "def first(): pass\ndef second(): pass\nKEEP = 1\n"})
+    commit(path, {"a.py": "def second(): pass\nKEEP = 1\n"}, "drop first")
+    middle = commit(path, {"b.hs": "data Thing = Thing\n"}, "add Thing")
+    git = GitRepo(path)
+    cache = BlobCache(tmp_path / "c", extract_options(Settings()))
+    assert set(repo_removals(git, "r", middle, 10, cache)) == {"first"}
+    commit(path, {"a.py": "KEEP = 1\n"}, "drop second")
+    commit(path, {"b.hs": "", "a.py": "def first(): pass\nKEEP = 1\n"}, "first back, Thing gone")
+    head = commit(path, {"c.py": "X = 1\n"}, "unrelated")
+    log = start_parsed_log(git, "r", head, 10, cache)
+    assert set(log.fresh()) == set(git.history_commits(head, 10)) - set(git.history_commits(middle, 10))
+    assert len(log.fresh()) == 3
+    table = repo_removals(git, "r", head, 10, cache, log)
+    assert table == repo_removals(git, "r", head, 10)  # no cache: the whole log
+    assert set(table) == {"second", "Thing"}  # `first` came back
+    # A damaged entry is a miss: that commit is logged again.
+    cache.close()
+    older = git.history_commits(middle, 10)[0]
+    with sqlite3.connect(tmp_path / "c" / "blobs.sqlite3") as db:
+        db.execute("UPDATE results SET value = '[\"s\", [[\"x\", \"?\", \"a.py\"]]]' WHERE key = ?",
+                   (_EVENTS_KEY + older,))
+    again = BlobCache(tmp_path / "c", extract_options(Settings()))
+    relog = start_parsed_log(git, "r", head, 10, again)
+    assert set(relog.fresh()) == {older}
+    assert {k: [r.repo, r.commit, r.subject, r.path] for k, r in relog.result().items()} == table
+    again.close()
