@@ -9,11 +9,11 @@ data that rules report; rules never read files.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
@@ -231,17 +231,7 @@ def _symbols(
     if not missing:
         return []
     names = sorted({name for _, name in missing})
-    # Where names are defined depends only on the commits and the names: cached so a
-    # run over unchanged repos asks git nothing.
-    commits = ",".join(f"{n}={s.commit}" for n, s in sorted(index.snapshots.items()))
-    key = "symdefs:" + hashlib.sha256(f"{commits}|{chr(10).join(names)}".encode()).hexdigest()
-    stored = cache.get_result(key) if cache is not None else None
-    if isinstance(stored, dict):
-        homes = {str(k): [(str(r), str(p), int(n)) for r, p, n in v] for k, v in stored.items()}
-    else:
-        homes = _definitions(workspace, index, names, search)
-        if cache is not None:
-            cache.put_result(key, {k: [list(x) for x in v] for k, v in homes.items()})
+    homes = _definitions(workspace, index, names, search, cache)
     out = []
     for res, name in missing:
         repo, path = res.files[0]
@@ -274,28 +264,44 @@ def want_symbols(workspace: Workspace, index: WorkspaceIndex, search: NameSearch
 
 def _definitions(
     workspace: Workspace, index: WorkspaceIndex, names: list[str], shared: NameSearch | None = None,
+    cache: BlobCache | None = None,
 ) -> dict[str, list[tuple[str, str, int]]]:
     """Where each name is defined now: one `git grep` per repo at its commit, all
     started at once (a NameSearch: `shared` for the repos it already searches for
     these names, one of its own for the rest), finds the lines naming them in the files
-    anchorcheck reads (as AC203 does); the definition shapes are matched here."""
-    homes: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-    matcher = re.compile(definition_regex(names))
-    naming = re.compile("|".join(re.escape(name) for name in names)).search
+    anchorcheck reads (as AC203 does); the definition shapes are matched here. What
+    each repo's commit was asked, and where it defines those names, is cached by that
+    commit (_symdefs_key): a repo is searched only for names new to its commit, so a
+    run after one repo moved searches that repo alone (all eight of the bench's were
+    searched again, the answer cached by every repo's commit at once)."""
     own = NameSearch(READ_PATHSPECS)
-    searched: list[tuple[str, NameSearch]] = []
+    # repo -> (its places by name, cached and new, the names asked now, what was stored)
+    per_repo: dict[str, tuple[dict[str, list[tuple[str, int]]], list[str], dict[str, Any]]] = {}
+    searched: dict[str, NameSearch] = {}
     try:
         for spec in workspace.repos:
             snap = index.snapshots.get(spec.name)
             if snap is None:
                 continue
-            if shared is not None and shared.covers(spec.name, names):
-                searched.append((spec.name, shared))
+            stored = _stored_symdefs(cache, snap.commit)
+            asked = set(stored["asked"])
+            places = {n: [(str(p), int(line)) for p, line in stored["homes"].get(n, [])]
+                      for n in names if n in asked}
+            new = [n for n in names if n not in asked]
+            per_repo[spec.name] = (places, new, stored)
+            if not new:
+                continue
+            if shared is not None and shared.covers(spec.name, new):
+                searched[spec.name] = shared
             else:
-                own.want(spec.name, GitRepo(spec.path), snap.commit, names)
-                searched.append((spec.name, own))
+                own.want(spec.name, GitRepo(spec.path), snap.commit, new)
+                searched[spec.name] = own
         own.start()
-        for repo, search in searched:
+        for repo, search in searched.items():
+            places, new, stored = per_repo[repo]
+            matcher = re.compile(definition_regex(new))
+            naming = re.compile("|".join(re.escape(name) for name in new)).search
+            found: dict[str, list[tuple[str, int]]] = {n: [] for n in new}
             for path, line, text in search.lines(repo):
                 # The shared search's lines name other names too (AC203's, every symbol
                 # claim's): the pattern, which no literal starts, is tried only on lines
@@ -306,10 +312,37 @@ def _definitions(
                     continue
                 m = matcher.search(text)
                 if m is not None:
-                    homes[m.group("a") or m.group("b")].append((repo, path, line))
+                    found[m.group("a") or m.group("b")].append((path, line))
+            places.update(found)
+            if cache is not None:
+                stored_homes = {**stored["homes"], **{n: [list(x) for x in v] for n, v in found.items() if v}}
+                cache.put_result(_symdefs_key(index.snapshots[repo].commit),
+                                 {"asked": sorted({*stored["asked"], *new}), "homes": stored_homes})
     finally:
         own.cancel()
-    return homes
+    # In the workspace's order of repos, and each repo's lines in git's order.
+    homes: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for repo, (places, _, _) in per_repo.items():
+        for name in names:
+            homes[name].extend((repo, path, line) for path, line in places.get(name, ()))
+    return {name: found for name, found in homes.items() if found}
+
+
+def _symdefs_key(commit: str) -> str:
+    return f"symdefs:v2:{commit}"  # v2: by repo commit, with the names asked
+
+
+def _stored_symdefs(cache: BlobCache | None, commit: str) -> dict[str, Any]:
+    """The names a commit was asked (AC202) and where it defines them, as cached; well
+    formed, or nothing asked yet."""
+    stored = cache.get_result(_symdefs_key(commit)) if cache is not None else None
+    if (isinstance(stored, dict) and isinstance(stored.get("asked"), list)
+            and all(isinstance(n, str) for n in stored["asked"]) and isinstance(stored.get("homes"), dict)
+            and all(isinstance(v, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
+                                                and isinstance(x[1], int) for x in v)
+                    for v in stored["homes"].values())):
+        return stored
+    return {"asked": [], "homes": {}}
 
 
 # -- restated values and contracts --------------------------------------------------

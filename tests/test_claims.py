@@ -247,6 +247,43 @@ def test_ac202_and_ac203_read_one_search_of_the_repos(ws: WorkspaceBuilder) -> N
         ["_healthz_report", "moved"], ["_healthz_report", "moved"]]
 
 
+def test_after_one_repo_moved_only_it_is_searched_for_a_missing_symbol(ws: WorkspaceBuilder) -> None:
+    """Where a symbol is defined is cached by each repo's commit, with the names asked:
+    a run after one repo moved searches that repo alone (the answer was cached by
+    every repo's commit at once, so all were searched again), and finds the same."""
+    from pathlib import Path
+    from unittest import mock
+
+    from anchorcheck.cache import BlobCache
+    from anchorcheck.crawl import extract_options
+    from anchorcheck.gitio import GitRepo
+    from anchorcheck.repobuilder import commit
+
+    ws.repo("runtime", {"jobs.py": "def serve():\n    pass\n", "health.py": "def probe():\n    pass\n\n"
+                        "def moved():\n    pass\n"})
+    ws.repo("client", {"deploy.py": "# jobs.py:moved() is not there\nx = 1\n"})
+    other = ws.repo("other", {"o.py": "y = 1\n"})
+
+    def run() -> tuple[list[tuple[str, str, str]], list[str]]:
+        workspace = load_workspace(ws.config())
+        cache = BlobCache(ws.root / "cache", extract_options(workspace.settings))
+        # A spy on the searches (the real git search runs):
+        with mock.patch.object(GitRepo, "start_grep_words", autospec=True,
+                               side_effect=GitRepo.start_grep_words) as searches:
+            result = run_check(workspace, cache=cache)
+        found = [(f.finding.code, f.finding.path, f.finding.message) for f in result.findings]
+        cache.close()
+        return found, sorted(Path(call.args[0].git_dir).parent.name for call in searches.call_args_list)
+
+    first, searched = run()
+    assert [(c, p) for c, p, _ in first] == [("AC202", "deploy.py")]
+    assert "it is defined at runtime:health.py:4" in first[0][2]
+    assert searched == ["client", "other", "runtime"]
+    commit(other, {"o.py": "y = 2\n"}, "move")
+    again, searched = run()
+    assert again == first and searched == ["other"]
+
+
 def test_symbol_moved_to_another_file_is_not_removed(ws: WorkspaceBuilder) -> None:
     from anchorcheck.repobuilder import commit
 
