@@ -103,8 +103,8 @@ def test_answers_about_candidates_are_cached_by_commit(tmp_path: Path) -> None:
     # the new name is searched.
     empty = GitRepo(init_repo(tmp_path / "empty", {"z.py": "pass\n"}))
     assert _defined_among({"r": empty}, {"r": head}, ["top", "absent_name", "CONST"], {}, cache) == {"top"}
-    stored = cache.get_result(f"defined-among:v1:{head}")
-    assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"]}
+    stored = cache.get_result(f"defined-among:v2:{head}")
+    assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"], "settled": []}
     # A name an index file says is defined counts without asking git.
     assert _defined_among({"r": git}, {"r": head}, ["elsewhere"], {"r": frozenset({"elsewhere"})}, None) == \
         {"elsewhere"}
@@ -170,11 +170,43 @@ def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_w
     commits = {name: git.resolve("HEAD") for name, git in gits.items()}
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     assert _defined_among(gits, commits, ["shared", "only_here", "nowhere"], {}, cache) == {"shared", "only_here"}
-    assert cache.get_result(f"defined-among:v1:{commits['a']}") == {
-        "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"]}
-    # `shared` was found in a: b was not asked about it, and its entry does not say it was.
-    assert cache.get_result(f"defined-among:v1:{commits['b']}") == {
-        "asked": ["nowhere", "only_here"], "defined": ["only_here"]}
+    assert cache.get_result(f"defined-among:v2:{commits['a']}") == {
+        "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"], "settled": []}
+    # `shared` was found in a: b was not asked about it; its entry says it was spared it.
+    assert cache.get_result(f"defined-among:v2:{commits['b']}") == {
+        "asked": ["nowhere", "only_here"], "defined": ["only_here"], "settled": ["shared"]}
+
+
+def test_after_a_repo_moved_the_others_are_asked_only_what_it_no_longer_defines(tmp_path: Path) -> None:
+    """The repos spared a name (an earlier repo defined it) are asked it after that
+    repo moved only if it no longer defines it; names new to every commit are asked of
+    all at once. (A spy on the real searches counts them.)"""
+    from unittest import mock
+
+    first = init_repo(tmp_path / "a", {"a.py": "def shared(): pass\ndef kept(): pass\n"})
+    second = init_repo(tmp_path / "b", {"b.py": "def shared(): pass\ndef kept(): pass\n"})
+    gits = {"a": GitRepo(first), "b": GitRepo(second)}
+    cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
+
+    def ask(names: list[str]) -> tuple[set[str], list[tuple[str, list[str]]]]:
+        commits = {name: git.resolve("HEAD") for name, git in gits.items()}
+        with mock.patch.object(GitRepo, "start_grep_words", autospec=True,
+                               side_effect=GitRepo.start_grep_words) as searches:
+            defined = _defined_among(gits, commits, names, {}, cache)
+        return defined, [(Path(c.args[0].git_dir).parent.name, list(c.args[1])) for c in searches.call_args_list]
+
+    # Nothing known: every repo searched at once.
+    assert ask(["shared", "kept"]) == ({"shared", "kept"}, [("a", ["kept", "shared"]), ("b", ["kept", "shared"])])
+    # a moves and keeps both: b, spared them, is not searched.
+    commit(first, {"a.py": "def shared(): pass\ndef kept(): pass\n# moved\n"}, "move")
+    assert ask(["shared", "kept"]) == ({"shared", "kept"}, [("a", ["kept", "shared"])])
+    # a drops `shared`: b is asked it, in a second round, and defines it; a name new to
+    # both is asked of both in the first.
+    commit(first, {"a.py": "def kept(): pass\n"}, "drop shared")
+    assert ask(["shared", "kept", "fresh"]) == (
+        {"shared", "kept"}, [("a", ["fresh", "kept", "shared"]), ("b", ["fresh"]), ("b", ["shared"])])
+    # Nothing moved: nothing is searched.
+    assert ask(["shared", "kept", "fresh"]) == ({"shared", "kept"}, [])
 
 
 _DIFF_BITS = st.sampled_from(["def ", "type ", "data ", "class", " ", "\t", "\r", "x", "Name", "NAME", " = ", "=",
