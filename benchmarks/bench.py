@@ -10,7 +10,9 @@
 It times, in one run: `git cat-file --batch` reading every blob of every repo, `git
 grep -c` of the anchor and reference triggers, anchorcheck cold (empty cache), warm
 (same cache, nothing changed), `merge-order` for a PR touching 10 files of the first
-repo (the base cached, the PR head new), and `check --index` over per-repo index files
+repo (the base cached, the PR head new), `check` after that repo moved to the PR's
+commit, everything else cached (a nightly run's case: "moved"), and `check --index`
+over per-repo index files
 (built by one `anchorcheck index` per repo, not timed); it prints each time, its ratio
 to cat-file and to cold, the same ratios taken within each repeat (their median: the
 figure drift moves least), and peak memory. Machines are noisy: compare ratios, not
@@ -130,10 +132,17 @@ def main() -> None:
     git(work / "w", "push", "-q", "-f", "origin", "bench-pr")
     pr_config = root / "anchorcheck-pr.toml"
     pr_config.write_text(config.read_text().replace(f'path = "{first_path}"', f'path = "{pr_repo}"', 1))
+    # The nightly case: the first repo moved to the PR's commit, the rest unchanged.
+    moved_config = root / "anchorcheck-moved.toml"
+    moved_text = pr_config.read_text().replace(
+        f'path = "{pr_repo}"\nref = "{first_ref}"', f'path = "{pr_repo}"\nref = "bench-pr"', 1)
+    if moved_text == pr_config.read_text():
+        raise SystemExit("bench: could not point the first repo at the PR's commit")
+    moved_config.write_text(moved_text)
 
     total_blobs = total_bytes = 0
     rows: dict[str, list[float]] = {
-        k: [] for k in ("cat-file", "git grep", "cold", "warm", "pr", "from indexes", "python")
+        k: [] for k in ("cat-file", "git grep", "cold", "warm", "pr", "moved", "from indexes", "python")
     }
     peaks: list[float] = []
     exe = [sys.executable, "-m", "anchorcheck"]
@@ -162,9 +171,19 @@ def main() -> None:
               "--pr", f"{first_name}#1=bench-pr", "--format", "json", "--fail-on", "never"]
         # The PR head is new to the cache (its 10 changed blobs are scanned), the base
         # is not: the case of CI on a new push.
+        before_pr = Path(tempfile.mkdtemp(prefix="bench-cache-"))
+        shutil.copytree(cache, before_pr, dirs_exist_ok=True)
         t, peak = peak_mb(pr, root, env)
         rows["pr"].append(t)
         peaks.append(peak)
+        # A nightly check after the first repo moved by that commit (its 10 blobs new to
+        # the cache, as they were before the PR run), everything else cached.
+        moved = [*exe, "check", "--config", str(moved_config), "--cache-dir", str(before_pr),
+                 "--format", "json"]
+        t, peak = peak_mb(moved, root, env)
+        rows["moved"].append(t)
+        peaks.append(peak)
+        shutil.rmtree(before_pr, ignore_errors=True)
         # Per-repo index files (one `anchorcheck index` per repo, as a CI matrix would
         # run them, not timed here), then the check that combines them.
         index_args: list[str] = []
@@ -199,6 +218,7 @@ def main() -> None:
         "cold / cat-file": [c / f for c, f in zip(rows["cold"], rows["cat-file"], strict=True)],
         "warm / cold": [w / c for w, c in zip(rows["warm"], rows["cold"], strict=True)],
         "pr / cold": [p / c for p, c in zip(rows["pr"], rows["cold"], strict=True)],
+        "moved / cold": [m / c for m, c in zip(rows["moved"], rows["cold"], strict=True)],
     }
     for k, ratios in per_run.items():
         shown = ", ".join(f"{r:.2f}" if k.startswith("cold") else f"{r:.1%}" for r in ratios)
