@@ -305,17 +305,11 @@ class BlobCache:
             self._fail(exc)
 
     def put_result(self, key: str, value: Any) -> None:
-        if self._db is None:
-            return
-        try:
-            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
-                             (key, json.dumps(value, separators=(",", ":")), self.today))
-            self._wrote = True
-        except sqlite3.DatabaseError as exc:
-            self._fail(exc)
+        """Store a JSON value under `key`."""
+        self.put_results(((key, value),))
 
     def put_results(self, items: Iterable[tuple[str, Any]]) -> None:
-        """put_result for many, in one transaction."""
+        """Store JSON values by key, in one transaction."""
         if self._db is None:
             return
         rows = [(key, json.dumps(value, separators=(",", ":")), self.today) for key, value in items]

@@ -180,11 +180,8 @@ class GitRepo:
         return self._git("hash-object", "--", str(path)).strip()
 
     def tree_entry(self, commit: str, path: str) -> TreeEntry | None:
-        out = self._git("ls-tree", "-l", "-z", "--full-tree", commit, "--", path)
-        for entry in _parse_tree(out):
-            if entry.path == path:
-                return entry
-        return None
+        found = self.list_paths(commit, (path,))
+        return found[0] if found else None
 
     def merge_conflicts(self, a: str, b: str) -> tuple[str, ...]:
         """Files that conflict when merging commits a and b (`git merge-tree`, no
@@ -253,7 +250,7 @@ class GitRepo:
                 for p in done.stdout.decode(errors=PATH_ERRORS).split("\0") if p}
 
     def start_commit_list(self, commit: str, depth: int) -> Background:
-        """The list start_patch_log reads first, started: the last `depth` commits of
+        """The list history_commits reads, started: the last `depth` commits of
         `commit`'s history, each with its parents."""
         return Background(["git", f"--git-dir={self.git_dir}", "rev-list", "--parents",
                            f"--max-count={depth}", commit])
@@ -273,7 +270,7 @@ class GitRepo:
         return [rev[0] for rev in revs if len(rev) > 1]  # each with its parents: a root has none
 
     def start_commits_log(self, shas: Sequence[str]) -> Background | None:
-        """Start, in the background, the `git log -p -U0` that commit_events reads: the
+        """Start, in the background, the `git log -p -U0` that history.commit_events reads: the
         diffs of exactly these commits (given on its standard input, any number), in
         this order, each headed by a NUL, its sha and its subject. None for no commit.
         (No `-G`: git then diffs every file pair twice, once to test the pattern and
@@ -291,18 +288,6 @@ class GitRepo:
                            "--dst-prefix=b/", "--no-indent-heuristic", "--format=%x00%H %s",
                            "--no-walk=unsorted", "--stdin", "--"],
                           stdin="".join(f"{sha}\n" for sha in shas).encode())
-
-    def start_patch_log(self, commit: str, depth: int, listed: Background | None = None) -> Background | None:
-        """The log of history_commits(commit, depth), started; None when the history
-        holds nothing to show."""
-        return self.start_commits_log(self.history_commits(commit, depth, listed))
-
-    def patch_log(self, commit: str, depth: int, started: Background | None = None) -> str:
-        """The text of start_patch_log's log (of the one `started` earlier for the same
-        arguments, if given); empty when there is none."""
-        log = started if started is not None else self.start_patch_log(commit, depth)
-        out = log.output() if log is not None else None
-        return "" if out is None else out.decode(errors=PATH_ERRORS)
 
     def changed_paths(self, base: str, head: str) -> list[str]:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")

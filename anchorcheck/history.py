@@ -9,7 +9,9 @@ there are candidates, one `git grep` per repo finds the lines naming them, and t
 definition shapes are matched on those lines (names_defined_in); candidates defined
 nowhere are findings. Both look only at files anchorcheck reads (languages.py): a
 test's expected output or a document that shows `data Foo` neither removes nor
-defines Foo. Both answers are cached by commit (the second with the names asked).
+defines Foo. Both answers are cached by commit (the second with the names asked),
+and each commit's definition events by its sha, so a repo that moved has only its
+new commits logged.
 """
 
 from __future__ import annotations
@@ -279,10 +281,10 @@ class ParsedLog:
     events of some of them, from the cache), `log` holds only the others'."""
 
     def __init__(
-        self, git: GitRepo, repo: str, commit: str, depth: int, log: Background | None,
+        self, repo: str, log: Background | None,
         order: Sequence[str] | None = None, known: Mapping[str, CommitEvents] | None = None,
     ) -> None:
-        """`log` is None when there is nothing (more) to read (start_patch_log): the
+        """`log` is None when there is nothing (more) to read (start_commits_log): the
         table comes from `known`, and nothing asks git again."""
         self._repo = repo
         self._log = log
@@ -340,7 +342,7 @@ def start_parsed_log(
     order = git.history_commits(commit, depth, listed)
     known = _cached_events(cache, order)
     log = git.start_commits_log([sha for sha in order if sha not in known])
-    return ParsedLog(git, repo, commit, depth, log, order, known)
+    return ParsedLog(repo, log, order, known)
 
 
 def start_history(
@@ -423,20 +425,9 @@ _DEFINITION_POSIX = (
 )
 
 
-def _removals(
-    git: GitRepo, repo: str, commit: str, depth: int, started: Background | None = None
-) -> dict[str, Removal]:
-    """Every name whose newest definition event in the last `depth` commits is a
-    removal. The search does not depend on the names asked about: one `git log -p` per
-    repo (a pattern with hundreds of names as alternatives costs git far more than the
-    diffs), filtered here; so its answer is cached by commit alone, and holds for any
-    later set of mentions."""
-    return removals_in_log(git.patch_log(commit, depth, started), repo)
-
-
 def removals_in_log(log: str, repo: str) -> dict[str, Removal]:
-    """The names whose newest definition event in `log` (GitRepo.patch_log's text,
-    newest commit first) is a removal."""
+    """The names whose newest definition event in `log` (a log of GitRepo's
+    start_commits_log, newest commit first) is a removal."""
     events = commit_events(log)
     return fold_removals(events, events, repo)
 

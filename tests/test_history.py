@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import extract_options
-from anchorcheck.gitio import GitError, GitRepo, NameSearch
+from anchorcheck.gitio import Background, GitError, GitRepo, NameSearch
 from anchorcheck.history import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,
@@ -118,22 +118,40 @@ def test_a_line_with_a_form_feed_is_one_record(tmp_path: Path) -> None:
     assert re.search("name_after", git.start_grep_words(["x"], head).result()[0][2])
 
 
+def _log(git: GitRepo, commit: str, depth: int) -> Background | None:
+    """The log AC203 reads for this history, started (None when there is none)."""
+    return git.start_commits_log(git.history_commits(commit, depth))
+
+
+def _log_text(git: GitRepo, commit: str, depth: int) -> str:
+    log = _log(git, commit, depth)
+    out = log.output() if log is not None else None
+    return "" if out is None else out.decode()
+
+
+def _removals(git: GitRepo, commit: str, depth: int) -> dict[str, Any]:
+    """The removal table read from the whole log, here (no thread, no cache)."""
+    from anchorcheck.history import removals_in_log
+
+    return removals_in_log(_log_text(git, commit, depth), "r")
+
+
 def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_cleanly(tmp_path: Path) -> None:
-    from anchorcheck.history import ParsedLog, _removals
+    from anchorcheck.history import ParsedLog
 
     path = init_repo(tmp_path / "r", {"a.py": "def gone(): pass\ndef kept(): pass\n"})
     head = commit(path, {"a.py": "def kept(): pass\n"}, "drop gone")
     head = commit(path, {"b.py": "X = 1\n"}, "more")
     git = GitRepo(path)
-    log = git.start_patch_log(head, 10)
+    log = _log(git, head, 10)
     assert log is not None
-    parsed = ParsedLog(git, "r", head, 10, log)
-    assert parsed.result() == _removals(git, "r", head, 10) and set(parsed.result()) == {"gone"}
+    parsed = ParsedLog("r", log)
+    assert parsed.result() == _removals(git, head, 10) and set(parsed.result()) == {"gone"}
     parsed.cancel()  # after its result: nothing left to stop
     # Cancelled while git may still run: returns, and nothing is left open.
-    running = git.start_patch_log(head, 10)
+    running = _log(git, head, 10)
     assert running is not None
-    early = ParsedLog(git, "r", head, 10, running)
+    early = ParsedLog("r", running)
     early.cancel()
     assert running._out.closed
 
@@ -276,43 +294,42 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
 
 
 def test_a_history_of_roots_only_starts_no_log_and_a_root_is_left_out_of_a_longer_one(tmp_path: Path) -> None:
-    from anchorcheck.history import ParsedLog, _removals
+    from anchorcheck.history import ParsedLog
 
     path = init_repo(tmp_path / "r", {"a.py": "def first(): pass\n"})
     git = GitRepo(path)
-    assert git.start_patch_log(git.resolve("HEAD"), 10) is None  # one commit: no git log at all
-    nothing = ParsedLog(git, "r", git.resolve("HEAD"), 10, None)  # as start_history keeps it
+    assert _log(git, git.resolve("HEAD"), 10) is None  # one commit: no git log at all
+    nothing = ParsedLog("r", None)  # as start_history keeps it
     assert nothing.result() == {}
     nothing.cancel()
     head = commit(path, {"a.py": "def second(): pass\n"}, "rename")
-    log = git.patch_log(head, 10)
+    log = _log_text(git, head, 10)
     # The second commit's diff only: the root's (adding `first`) is not shown.
     assert log.count("\0") == 1 and "-def first" in log and "+def first" not in log
-    assert set(_removals(git, "r", head, 10)) == {"first"}
+    assert set(_removals(git, head, 10)) == {"first"}
     # A depth that cuts the history: the commits within it, the root still left out.
     third = commit(path, {"a.py": "def third(): pass\n"}, "again")
-    assert git.patch_log(third, 2).count("\0") == 1 and git.patch_log(third, 3).count("\0") == 2
+    assert _log_text(git, third, 2).count("\0") == 1 and _log_text(git, third, 3).count("\0") == 2
     # A commit git cannot list: its message, not an empty history.
     with pytest.raises(GitError, match="bad object"):
-        git.start_patch_log("0" * 40, 10)
+        git.history_commits("0" * 40, 10)
 
 
 def test_the_patch_log_keeps_its_shape_whatever_the_users_diff_config(tmp_path: Path) -> None:
     """diff.noprefix drops the `a/` and `b/` the log's parser splits paths at; an
     external diff tool or signatures would change the text too. The log fixes them."""
-    from anchorcheck.history import _removals
 
     path = init_repo(tmp_path / "r", {"src/a.py": "def first(): pass\nKEEP = 1\n"})
     head = commit(path, {"src/a.py": "KEEP = 1\n"}, "drop first")
     git = GitRepo(path)
-    plain = git.patch_log(head, 10)
+    plain = _log_text(git, head, 10)
     for key, value in (("diff.noprefix", "true"), ("diff.mnemonicPrefix", "true"),
                        ("diff.external", "false"), ("log.showSignature", "true"),
                        ("diff.indentHeuristic", "true")):
         subprocess.run(["git", "-C", str(path), "config", key, value], check=True)
-    assert git.patch_log(head, 10) == plain
+    assert _log_text(git, head, 10) == plain
     assert "diff --git a/src/a.py b/src/a.py" in plain
-    assert set(_removals(git, "r", head, 10)) == {"first"}
+    assert set(_removals(git, head, 10)) == {"first"}
 
 
 @settings(max_examples=400, deadline=None)
