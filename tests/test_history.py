@@ -158,10 +158,10 @@ def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_clea
 
 _LINE_BITS = st.sampled_from(["def ", "class ", "x", "name", "Name", " = ", "==", " :: ", "import ", "from ",
                               "a.b ", ", ", "  ", "const ", "$n", "\t", "(", ")", "\u00a0", "\x0c", "é",
-                              "\r", "\x0b", ".", "type", "data\tx", "var", "let name"])
+                              "\r", "\x0b", ".", "type", "data\tx", "var", "let name", "fn ", " name", "$"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(lines=st.lists(st.lists(_LINE_BITS, max_size=8).map("".join), max_size=12),
        name=st.sampled_from(["x", "name", "Name", "xname", "a", "b", "$n", "import", "from", "def", "type", "let"]))
 # A keyword after a bracket (the keyword is among the names), an import list without
@@ -169,6 +169,12 @@ _LINE_BITS = st.sampled_from(["def ", "class ", "x", "name", "Name", " = ", "=="
 @example(lines=["(def x"], name="def")
 @example(lines=["import a,name"], name="name")
 @example(lines=["def\rname"], name="name")
+# The test that spares most lines the pattern: a second use after a first, a keyword
+# mid-line, blanks of every kind, a `$` before the name.
+@example(lines=["x name; data \x0b name"], name="name")
+@example(lines=["f name = let\t name"], name="name")
+@example(lines=["data $n", "var xname"], name="n")
+@example(lines=["  name = 1", "name== 2", "xdef name"], name="name")
 def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str], name: str) -> None:
     """_DefinedAmong asks name by name, only the lines holding it, stopping at a
     definition: the same answer as names_defined_in over all the lines joined (its
@@ -177,6 +183,17 @@ def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str]
 
     joined = "\n".join(lines)
     assert _defined_on(name, joined) == (name in names_defined_in(joined))
+
+
+@pytest.mark.parametrize("keyword", ["def", "class", "func", "fn", "function", "struct", "enum", "trait",
+                                     "interface", "type", "data", "newtype", "macro", "module", "const",
+                                     "let", "var"])
+def test_a_name_after_any_keyword_mid_line_is_defined(keyword: str) -> None:
+    from anchorcheck.history import _defined_on
+
+    line = f"x = 1; {keyword} \t name"
+    assert "name" in names_defined_in(line)
+    assert _defined_on("name", f"use name\n{line}\nname2")
 
 
 def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_what_was_asked(
