@@ -111,9 +111,8 @@ def crawl_many(
     """Each repo's snapshot, in order. The blobs of every repo go through one
     extraction pool: repo by repo, each small repo ran in one process and each large
     one ended with a worker idle while the other finished. `resolved` is told every
-    repo's commit (by name) once the first repo's blobs are handed out, before the
-    other trees are read: work that needs only the commits starts then, beside the
-    crawl. `writes`, when given, receives the cache
+    repo's commit (by name) once the first blob's results are in, before most are read:
+    work that needs only the commits starts then, beside the crawl. `writes`, when given, receives the cache
     writes (new blobs, new snapshots: 0.3 s on the bench workspace) for the caller to
     run while it waits anyway, instead of their running at the end of the crawl."""
     with paused_gc():
@@ -175,22 +174,14 @@ def _crawl_many(
                 resolved({spec.name: commit for spec, commit in zip(specs, commits, strict=True)})
 
         def planned() -> Iterator[_Plan]:
-            for n, (i, spec, repo, commit, listing) in enumerate(listings):
-                if n == 1:
-                    # Told once the first repo's blobs are handed out (the workers scan
-                    # them): what it starts (AC203's history) waits for git a few ms per
-                    # repo, ~60 ms that held the first scan back on the bench, when
-                    # only this process works.
-                    tell()
+            for i, spec, repo, commit, listing in listings:
                 plans[i] = _Plan(repo, spec, commit, repo.list_tree(commit, listing), settings, memo, cache)
                 yield plans[i]
-            if len(listings) < 2:
-                tell()
 
         # Each repo's blobs go to the pool as soon as its tree is read: the workers scan
         # the first repos while this process reads the trees of the next (reading
         # GHC's listing of 25k files takes ~0.3 s).
-        _extract(planned(), settings, progress, cache, pending)
+        _extract(planned(), settings, progress, cache, pending, tell)
     finally:
         for *_, listing in listings:
             listing.cancel()  # a no-op for those read; the others were left by an error
@@ -451,10 +442,15 @@ def _extract(
     plans: Iterable[_Plan], settings: Settings,
     progress: Callable[[str, Progress], None] | None, cache: BlobCache | None,
     writes: list[Callable[[], None]] | None = None,
+    underway: Callable[[], None] = lambda: None,
 ) -> None:
     """Read and scan what the plans still need, through one pool; store what was new
     (or leave that write in `writes`). The plans may come one by one: each one's blobs
-    are handed out as it comes."""
+    are handed out as it comes. `underway` is called once the first result is in (or
+    at the end, when nothing was to be read): work started then (AC203's history,
+    which waits for git a few ms per repo) no longer holds back the first scans, ~60
+    ms on the bench when only this process works, and still starts early in a crawl
+    of one large repo."""
     given: list[tuple[BlobJob, _Plan]] = []
     taken: list[_Plan] = []
 
@@ -469,12 +465,18 @@ def _extract(
 
     options = extract_options(settings)
     results = extract_blobs(jobs(), options, worker_count(settings.jobs), encode=cache is not None)
+    told = False
     for k, (read, values, encoded) in enumerate(results):
         (_, oid, size, _), plan = given[k]
         plan.take(oid, size if read else 0, read, values, encoded)
         if progress is not None:
             progress(plan.spec.name, Progress(plan.files_read, len(plan.pending), plan.bytes_read,
                                               plan.anchors_found))
+        if not told:
+            told = True
+            underway()
+    if not told:
+        underway()
     if cache is not None:
         write = functools.partial(cache.put_many, [item for plan in taken for item in plan.fresh])
         if writes is not None:

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import json
 import multiprocessing
+from pathlib import Path
 
 import pytest
 
 from anchorcheck.blobtext import UNREADABLE
+from anchorcheck.cache import BlobCache
+from anchorcheck.crawl import crawl_many, extract_options
 from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.extract_pool import extract_blobs, pack, unpack
 from anchorcheck.gitio import GitRepo
+from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder
 
 
@@ -157,3 +161,35 @@ def test_scanning_a_blob_makes_no_reference_cycle(language: str) -> None:
     finally:
         if was:
             gc.enable()
+
+
+def test_work_on_the_commits_starts_with_the_first_results_even_of_one_repo(
+    ws: WorkspaceBuilder, tmp_path: Path,
+) -> None:
+    """The crawl tells `resolved` the commits right after its first blob's results:
+    not before anything is scanned (what it starts, AC203's history, held the first
+    scans back), nor once the second repo's blobs are asked for (in a workspace of one
+    large repo that was once every blob was handed out: the history then ran after the
+    crawl instead of beside it). When nothing is to be read (a stored snapshot), it is
+    told all the same."""
+    path = ws.repo("r", {f"m{i}.py": f"# F{i} SECTION\nx = {i}\n" for i in range(40)})
+    workspace = load_workspace(ws.config())
+    cache = BlobCache(tmp_path / "c", extract_options(workspace.settings))
+    commit = GitRepo(path).resolve("main")
+    done: list[int] = []
+    told: list[tuple[int, dict[str, str]]] = []
+
+    def crawl() -> None:
+        done.clear()
+        told.clear()
+        crawl_many(list(workspace.repos), workspace.settings, cache=cache,
+                   progress=lambda _repo, p: done.append(p.files),
+                   resolved=lambda commits: told.append((len(done), dict(commits))))
+
+    crawl()
+    assert len(done) == 40
+    assert told == [(1, {"r": commit})]  # right after the first result
+    crawl()  # from the stored snapshot: nothing read
+    assert done == []
+    assert told == [(0, {"r": commit})]
+    cache.close()
