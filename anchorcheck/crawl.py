@@ -112,9 +112,10 @@ def crawl_many(
     extraction pool: repo by repo, each small repo ran in one process and each large
     one ended with a worker idle while the other finished. `resolved` is told every
     repo's commit (by name) once the first blob's results are in, before most are read:
-    work that needs only the commits starts then, beside the crawl. `writes`, when given, receives the cache
-    writes (new blobs, new snapshots: 0.3 s on the bench workspace) for the caller to
-    run while it waits anyway, instead of their running at the end of the crawl."""
+    work that needs only the commits starts then, beside the crawl. `writes`, when
+    given, receives the cache writes (new blobs, new snapshots: 0.3 s on the bench
+    workspace) for the caller to run while it waits anyway, instead of their running
+    at the end of the crawl."""
     with paused_gc():
         return _crawl_many(specs, settings, memo, progress, cache, resolved, writes)
 

@@ -33,6 +33,7 @@ from anchorcheck.threads import InThread
 from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
+_KEYWORD_LIST = tuple(_KEYWORDS[1:-1].split("|"))
 _IDENT = compiled_on_use(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -247,7 +248,7 @@ def _may_define(line: str, name: str, at: int) -> bool:
     while at >= 0:
         before = line[:at]
         gap = before.rstrip(_BLANKS)
-        if len(gap) < len(before) and gap.endswith(_KEYWORD_TUPLE):
+        if len(gap) < len(before) and gap.endswith(_DEFINITION_KEYWORDS):
             return True
         at = line.find(name, at + 1)
     return False
@@ -425,8 +426,8 @@ def names_defined_in(lines: str) -> set[str]:
 
 # The words names_defined_in's keywords are (a name that is one is always matched), and
 # the blanks `[^\S\n]` stands for in ASCII.
-_KEYWORD_TUPLE = (*_KEYWORDS[1:-1].split("|"), "const", "let", "var")
-_DEFINING_WORDS = frozenset((*_KEYWORD_TUPLE, "import", "from"))
+_DEFINITION_KEYWORDS = (*_KEYWORD_LIST, "const", "let", "var")
+_DEFINING_WORDS = frozenset((*_DEFINITION_KEYWORDS, "import", "from"))
 _BLANKS = " \t\r\x0b\x0c"
 
 # What names_defined_in matches, on each line by itself (`[^\S\n]`: space but not a
@@ -555,7 +556,6 @@ def _line_at(text: str, start: int) -> str:
 # _EVENT's parts, as _events finds them: its keywords one by one, the definition
 # where one stands, and an assignment or signature opening a +/- line (after a line
 # break; or at the very start, _ASSIGNED_FIRST, searched only there).
-_KEYWORD_LIST = tuple(_KEYWORDS[1:-1].split("|"))
 _KEYWORD_DEFINITION = compiled_on_use(
     rf"\b{_KEYWORDS.replace('(', '(?:', 1)}[^\S\n]+(?P<a>[A-Za-z_$][\w$]*)(?![\w$])")
 _ASSIGNED_LINE = r"(?!\+\+\+|---)(?P<sign>[-+])(?P<b>[A-Za-z_][A-Za-z0-9_]*)[^\S\n]*(?:=[^=\n]|::)"
