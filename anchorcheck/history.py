@@ -3,8 +3,10 @@ more, but that the repos' git history shows were defined, and removed when.
 
 Both questions go to git in bulk, never per name. One `git log -p` per repo (over at
 most `history-depth` commits, newest first, roots left out) shows the diffs, in which
-the lines adding or removing a definition are found here; for each name the newest
-such event decides, and a removal makes the name's mentions candidates. Only when
+the lines adding or removing a definition are found here. A name is removed when, in
+every file where history saw it defined or removed, the newest such event is a removal
+(a commit that both removes and adds it in one file rewrote it there); its mentions
+are then candidates. Only when
 there are candidates, one `git grep` per repo finds the lines naming them, and the
 definition shapes are matched on those lines (names_defined_in); candidates defined
 nowhere are findings. Both look only at files anchorcheck reads (languages.py): a
@@ -287,8 +289,8 @@ def repo_removals(
 
 
 def _removals_key(commit: str, depth: int) -> str:
-    # v2: code files only; v3: the commits as history_commits lists them
-    return f"removals:v3:{commit}:{depth}"
+    # v2: code files only; v3: the commits as history_commits lists them; v4: by file
+    return f"removals:v4:{commit}:{depth}"
 
 
 class ParsedLog:
@@ -338,7 +340,7 @@ def _parse_log(log: Background) -> dict[str, CommitEvents]:
 
 
 # + a commit's sha: its CommitEvents, stored as [subject, [[name, sign, path], ...]]
-_EVENTS_KEY = "history-events:v1:"
+_EVENTS_KEY = "history-events:v2:"  # v2: one event per name and file
 
 
 def _cached_events(cache: BlobCache | None, shas: Sequence[str]) -> dict[str, CommitEvents]:
@@ -454,14 +456,15 @@ _DEFINITION_POSIX = (
 
 
 def removals_in_log(log: str, repo: str) -> dict[str, Removal]:
-    """The names whose newest definition event in `log` (a log of GitRepo's
-    start_commits_log, newest commit first) is a removal."""
+    """The names whose newest definition event in each file, in `log` (a log of
+    GitRepo's start_commits_log, newest commit first), is a removal (fold_removals)."""
     events = commit_events(log)
     return fold_removals(events, events, repo)
 
 
 # A commit's definition events: its subject, and (name, "+" or "-", path) in the order
-# of its diff, the first for each name (a later one in the same commit never decides).
+# of its diff, one for each name and file: "+" when the commit adds a definition of the
+# name there, whatever it removes (a signature rewritten is - then +), else "-".
 CommitEvents = tuple[str, list[tuple[str, str, str]]]
 
 
@@ -478,8 +481,7 @@ def commit_events(log: str) -> dict[str, CommitEvents]:
     for record in log.split("\0")[1:]:
         header, _, body = record.partition("\n")
         sha, _, subject = header.partition(" ")
-        seen: set[str] = set()
-        events: list[tuple[str, str, str]] = []
+        signs: dict[tuple[str, str], str] = {}  # (name, path) -> sign, in the diff's order
         for section in body.split("\ndiff --git ")[1:]:
             first, _, diff = section.partition("\n")
             path = first.rsplit(" b/", 1)[-1]
@@ -495,23 +497,34 @@ def commit_events(log: str) -> dict[str, CommitEvents]:
                 # case module-level bindings (`numpy = importorskip(...)`) come and go.
                 if assigned and not (name.isupper() or "::" in _line_at(diff, start)):
                     continue
-                if name not in seen:
-                    seen.add(name)
-                    events.append((name, diff[start], path))
-        out[sha] = (subject, events)
+                if signs.get((name, path)) != "+":
+                    signs[(name, path)] = diff[start]
+        out[sha] = (subject, [(name, sign, path) for (name, path), sign in signs.items()])
     return out
 
 
 def fold_removals(order: Iterable[str], events: Mapping[str, CommitEvents], repo: str) -> dict[str, Removal]:
-    """The names whose newest event is a removal, over these commits' events, newest
-    commit first."""
-    found: dict[str, Removal | None] = {}
+    """The names whose newest event in every file is a removal, over these commits'
+    events, newest commit first, each with the newest of those removals.
+
+    By file, not by name: a function moved to another file (added there, removed here
+    later), or one of several files' definitions removed, is still defined. Judged by
+    name alone, GHC's 250 commits made 17 candidates of the bench's mentions, every
+    one still defined, and each cost a search of every repo; by file, 2."""
+    removed: dict[str, Removal] = {}
+    alive: set[str] = set()  # names some file's newest event defines
+    decided: set[tuple[str, str]] = set()  # (name, path): newest first, the first event decides
     for sha in order:
         subject, happened = events[sha]
         for name, sign, path in happened:
-            if name not in found:  # newest first: the first event for a name decides
-                found[name] = Removal(repo, sha, subject, path) if sign == "-" else None
-    return {k: v for k, v in found.items() if v is not None}
+            if (name, path) in decided:
+                continue
+            decided.add((name, path))
+            if sign == "+":
+                alive.add(name)
+            elif name not in removed:
+                removed[name] = Removal(repo, sha, subject, path)
+    return {k: v for k, v in removed.items() if k not in alive}
 
 
 def _events(diff: str) -> list[tuple[int, str, bool]]:

@@ -280,23 +280,32 @@ def _patch_log(commits: list[tuple[str, list[tuple[str, list[str]]]]]) -> str:
 @example(commits=[("s1", [("a.py", ["-NAME =", "+x"])])])
 @example(commits=[("s1", [("a.py", ["+diff --git a/x b/notes.txt", "-def gone"])])])
 @example(commits=[("s1", [("a.hs", ["-x ::"]), ("b.hs", ["+y"])])])
+# By file: rewritten in place in one commit; moved to another file, in two.
+@example(commits=[("s1", [("a.py", ["-def x(a)", "+def x(a, b)"])])])
+@example(commits=[("s1", [("a.py", ["-def x"])]), ("s2", [("b.hs", ["+data x"])])])
 def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
     commits: list[tuple[str, list[tuple[str, list[str]]]]],
 ) -> None:
     """removals_in_log matches over each file's diff at once; the same table as taking
     the log line by line (a NUL and the sha, `diff --git` headers, +/- lines), each
-    line's first definition event deciding, file headers (+++, ---) not lines."""
+    line's first definition event counting, file headers (+++, ---) not lines: a name
+    is removed when in every file its newest commit's events there add nothing, and
+    the newest such removal is named."""
     from anchorcheck.history import _KEYWORDS, Removal, removals_in_log
     from anchorcheck.languages import language_of
 
     log = _patch_log(commits)
     event = re.compile(rf"^(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)"
                        r"(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::))")
-    found: dict[str, Removal | None] = {}
+    # (name, path) -> the signs of its events in the newest commit that has any there
+    newest: dict[tuple[str, str], tuple[int, str, str, set[str]]] = {}
+    order: list[tuple[str, str]] = []  # (name, path) in the order the log first shows them
     sha = subject = path = ""
+    n = -1
     for line in log.split("\n"):
         if line.startswith("\0"):
             sha, _, subject = line[1:].partition(" ")
+            n += 1
         elif line.startswith("diff --git "):
             path = line.rsplit(" b/", 1)[-1]
         elif line.startswith(("+", "-")) and not line.startswith(("+++", "---")) and language_of(path):
@@ -304,10 +313,22 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
             if m is None:
                 continue
             name = m.group("a") or m.group("b")
-            if (m.group("b") and not (name.isupper() or "::" in line)) or name in found:
+            if m.group("b") and not (name.isupper() or "::" in line):
                 continue
-            found[name] = Removal("r", sha, subject, path) if m.group("sign") == "-" else None
-    assert removals_in_log(log, "r") == {k: v for k, v in found.items() if v is not None}
+            if (name, path) not in newest:
+                newest[(name, path)] = (n, sha, subject, set())
+                order.append((name, path))
+            if newest[(name, path)][0] == n:
+                newest[(name, path)][3].add(m.group("sign"))
+    alive = {name for (name, _), (_, _, _, signs) in newest.items() if "+" in signs}
+    found: dict[str, tuple[int, Removal]] = {}
+    for name, where in order:
+        if name in alive:
+            continue
+        n, sha, subject, _ = newest[(name, where)]
+        if name not in found or n < found[name][0]:
+            found[name] = (n, Removal("r", sha, subject, where))
+    assert removals_in_log(log, "r") == {k: v for k, (_, v) in found.items()}
 
 
 def test_a_history_of_roots_only_starts_no_log_and_a_root_is_left_out_of_a_longer_one(tmp_path: Path) -> None:
@@ -400,3 +421,29 @@ def test_a_repo_that_moved_has_only_its_new_commits_logged_and_the_same_table(tm
     assert set(relog.fresh()) == {older}
     assert {k: [r.repo, r.commit, r.subject, r.path] for k, r in relog.result().items()} == table
     again.close()
+
+
+def test_a_name_is_removed_only_when_every_file_that_defined_it_lost_it(tmp_path: Path) -> None:
+    """By file: a definition rewritten in place (its signature's line removed and
+    added in one commit), or moved to another file in an earlier commit, is still
+    there; a name is removed once every file history saw defining it lost it, and the
+    newest of those removals is named."""
+    path = init_repo(tmp_path / "r", {
+        "a.hs": "rewritten :: Int\nrewritten = 1\nmoved :: Int\nmoved = 2\ntwice :: Int\ntwice = 3\n",
+        "b.py": "def kept(): pass\n",
+    })
+    commit(path, {"a.hs": "rewritten :: Bool\nrewritten = True\nmoved :: Int\nmoved = 2\ntwice :: Int\ntwice = 3\n"},
+           "retype rewritten")
+    commit(path, {"c.hs": "moved :: Int\nmoved = 2\ntwice :: Int\ntwice = 3\n"}, "copy moved and twice to c")
+    commit(path, {"a.hs": "rewritten :: Bool\nrewritten = True\n"}, "drop the copies in a")
+    head = commit(path, {"c.hs": "moved :: Int\nmoved = 2\n"}, "drop twice from c")
+    git = GitRepo(path)
+    table = _removals(git, head, 10)
+    assert set(table) == {"twice"}
+    assert (table["twice"].subject, table["twice"].path) == ("drop twice from c", "c.hs")
+    # One event per name and file and commit: the retyping adds `rewritten` to a.hs.
+    from anchorcheck.history import commit_events
+
+    events = {subject: found for subject, found in commit_events(_log_text(git, head, 10)).values()}
+    assert events["retype rewritten"] == [("rewritten", "+", "a.hs")]
+    assert events["drop the copies in a"] == [("moved", "-", "a.hs"), ("twice", "-", "a.hs")]
