@@ -17,6 +17,12 @@ over per-repo index files
 to cat-file and to cold, the same ratios taken within each repeat (their median: the
 figure drift moves least), and peak memory. Machines are noisy: compare ratios, not
 seconds, and repeat (--repeat).
+
+cat-file is timed again right after the cold run, and each repeat's cold ratio is also
+taken against the mean of the two ("bracketed"): on a shared virtual machine the speed
+drifts within seconds. Where /proc/stat tells it (Linux), the CPU time stolen by other
+guests while each step ran is reported, and the cold ratio is given again over the
+"quiet" repeats (under 1% stolen during both cat-files and the cold run).
 """
 
 from __future__ import annotations
@@ -50,6 +56,29 @@ def commit_tree(src: Path, dest: Path) -> Path:
     git(dest, "add", "-A")
     git(dest, "commit", "-q", "-m", f"snapshot of {src.name}")
     return dest
+
+
+class Stolen:
+    """The share of all CPUs' time stolen by the hypervisor (other guests) while a
+    step ran, from /proc/stat's `steal` column; None where there is no such file."""
+
+    def __init__(self) -> None:
+        self._start = self._ticks()
+
+    @staticmethod
+    def _ticks() -> tuple[int, int] | None:
+        try:
+            with open("/proc/stat", encoding="ascii") as f:
+                fields = [int(x) for x in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        return (fields[7], sum(fields)) if len(fields) > 7 else None
+
+    def share(self) -> float | None:
+        end = self._ticks()
+        if self._start is None or end is None or end[1] <= self._start[1]:
+            return None
+        return (end[0] - self._start[0]) / (end[1] - self._start[1])
 
 
 def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
@@ -141,48 +170,58 @@ def main() -> None:
     moved_config.write_text(moved_text)
 
     total_blobs = total_bytes = 0
-    rows: dict[str, list[float]] = {
-        k: [] for k in ("cat-file", "git grep", "cold", "warm", "pr", "moved", "from indexes", "python")
-    }
+    steps = ("cat-file", "git grep", "cold", "cat-file again", "warm", "pr", "moved", "from indexes",
+             "python")
+    rows: dict[str, list[float]] = {k: [] for k in steps}
+    stolen: dict[str, list[float | None]] = {k: [] for k in steps}
     peaks: list[float] = []
     exe = [sys.executable, "-m", "anchorcheck"]
-    for _ in range(args.repeat):
+    gitdirs = [(_gitdir(path), ref) for _, path, ref in repos]
+
+    def cat_file_step(row: str) -> None:
+        steal = Stolen()
         start = time.perf_counter()
-        for _, path, ref in repos:
-            cat_file_all(_gitdir(path), ref)
-        rows["cat-file"].append(time.perf_counter() - start)
+        for gitdir, ref in gitdirs:
+            cat_file_all(gitdir, ref)
+        rows[row].append(time.perf_counter() - start)
+        stolen[row].append(steal.share())
+
+    def run_step(row: str, cmd: list[str]) -> None:
+        steal = Stolen()
+        t, peak = peak_mb(cmd, root, env)
+        rows[row].append(t)
+        stolen[row].append(steal.share())
+        peaks.append(peak)
+
+    for _ in range(args.repeat):
+        cat_file_step("cat-file")
+        steal = Stolen()
         start = time.perf_counter()
         for _, path, ref in repos:
             subprocess.run(["git", "-C", path, "grep", "-c", "-E", _GREP, ref],
                            capture_output=True, check=False)
         rows["git grep"].append(time.perf_counter() - start)
+        stolen["git grep"].append(steal.share())
         cache = Path(tempfile.mkdtemp(prefix="bench-cache-"))
         # Bytecode caching on, as an installed Python has it: with it off (some CI
         # images set PYTHONDONTWRITEBYTECODE) every run compiles the package again.
         env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"CI": "1"}
         check = [*exe, "check", "--config", str(config), "--cache-dir", str(cache), "--format", "json"]
-        t, peak = peak_mb(check, root, env)
-        rows["cold"].append(t)
-        peaks.append(peak)
-        t, peak = peak_mb(check, root, env)
-        rows["warm"].append(t)
-        peaks.append(peak)
+        run_step("cold", check)
+        cat_file_step("cat-file again")  # the cold run bracketed by two cat-files
+        run_step("warm", check)
         pr = [*exe, "merge-order", "--config", str(pr_config), "--cache-dir", str(cache),
               "--pr", f"{first_name}#1=bench-pr", "--format", "json", "--fail-on", "never"]
         # The PR head is new to the cache (its 10 changed blobs are scanned), the base
         # is not: the case of CI on a new push.
         before_pr = Path(tempfile.mkdtemp(prefix="bench-cache-"))
         shutil.copytree(cache, before_pr, dirs_exist_ok=True)
-        t, peak = peak_mb(pr, root, env)
-        rows["pr"].append(t)
-        peaks.append(peak)
+        run_step("pr", pr)
         # A nightly check after the first repo moved by that commit (its 10 blobs new to
         # the cache, as they were before the PR run), everything else cached.
         moved = [*exe, "check", "--config", str(moved_config), "--cache-dir", str(before_pr),
                  "--format", "json"]
-        t, peak = peak_mb(moved, root, env)
-        rows["moved"].append(t)
-        peaks.append(peak)
+        run_step("moved", moved)
         shutil.rmtree(before_pr, ignore_errors=True)
         # Per-repo index files (one `anchorcheck index` per repo, as a CI matrix would
         # run them, not timed here), then the check that combines them.
@@ -193,29 +232,34 @@ def main() -> None:
                             "--out", str(out), "-q"], cwd=root, env=env, check=True, capture_output=True)
             index_args += ["--index", str(out)]
         combined = [*exe, "check", "--config", str(config), "--no-cache", "--format", "json", *index_args]
-        t, peak = peak_mb(combined, root, env)
-        rows["from indexes"].append(t)
-        peaks.append(peak)
+        run_step("from indexes", combined)
         shutil.rmtree(cache, ignore_errors=True)
         # The interpreter alone, starting with the same site-packages (and whatever
         # their .pth files run): the part of every run that is not anchorcheck's.
+        steal = Stolen()
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
         rows["python"].append(time.perf_counter() - start)
+        stolen["python"].append(steal.share())
     for _, path, ref in repos:
         n, b = cat_file_all(_gitdir(path), ref)
         total_blobs += n
         total_bytes += b
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"workspace: {len(repos)} repos, {total_blobs} blobs, {total_bytes / 1e6:.1f} MB ({root})")
-    print(f"{'step':<13} {'median s':>9} {'x cat-file':>11} {'x cold':>8}")
+    print(f"{'step':<15} {'median s':>9} {'x cat-file':>11} {'x cold':>8} {'stolen':>7}")
     for k, v in med.items():
-        print(f"{k:<13} {v:>9.2f} {v / med['cat-file']:>11.2f} {v / med['cold']:>8.2%}")
+        shares = [x for x in stolen[k] if x is not None]
+        steal_text = f"{statistics.median(shares):.1%}" if shares else "-"
+        print(f"{k:<15} {v:>9.2f} {v / med['cat-file']:>11.2f} {v / med['cold']:>8.2%} {steal_text:>7}")
     # The same ratios taken within each repeat (its own cat-file, cold, warm and PR run
     # a few seconds apart), then their median: the machine's speed drifts by a quarter
     # within minutes, and a ratio of medians can pair a fast cat-file with a slow cold.
+    bracketed = [c / ((f + g) / 2) for c, f, g in zip(rows["cold"], rows["cat-file"], rows["cat-file again"],
+                                                      strict=True)]
     per_run = {
         "cold / cat-file": [c / f for c, f in zip(rows["cold"], rows["cat-file"], strict=True)],
+        "cold / cat-file (bracketed)": bracketed,
         "warm / cold": [w / c for w, c in zip(rows["warm"], rows["cold"], strict=True)],
         "pr / cold": [p / c for p, c in zip(rows["pr"], rows["cold"], strict=True)],
         "moved / cold": [m / c for m, c in zip(rows["moved"], rows["cold"], strict=True)],
@@ -225,6 +269,16 @@ def main() -> None:
         mid = statistics.median(ratios)
         print(f"per-run {k}: median {mid:.2f}" if k.startswith("cold") else f"per-run {k}: median {mid:.1%}",
               f"({shown})")
+    # The repeats no other guest disturbed (under 1% of CPU time stolen while either
+    # cat-file or the cold run ran), where the machine says.
+    around_cold = ("cat-file", "cold", "cat-file again")
+    quiet = [r for i, r in enumerate(bracketed)
+             if all((x := stolen[k][i]) is not None and x < 0.01 for k in around_cold)]
+    if quiet:
+        print(f"quiet repeats: {len(quiet)} of {len(bracketed)}, cold / cat-file (bracketed) median "
+              f"{statistics.median(quiet):.2f} ({', '.join(f'{r:.2f}' for r in quiet)})")
+    elif any(x is not None for x in stolen["cold"]):
+        print(f"quiet repeats: none of {len(bracketed)} (every one had >= 1% stolen)")
     # And the fastest of each: another tenant of a shared machine only ever adds time,
     # so each step's minimum is the nearest to what it costs undisturbed.
     low = {k: min(v) for k, v in rows.items()}
@@ -234,6 +288,9 @@ def main() -> None:
     print(f"peak memory (largest anchorcheck run): {max(peaks):.0f} MB")
     times = "; ".join(f"{k}={[round(x, 2) for x in v]}" for k, v in rows.items())
     print(f"runs: {args.repeat}; all times: {times}")
+    shares_text = "; ".join(f"{k}={[None if x is None else round(100 * x, 1) for x in v]}"
+                            for k, v in stolen.items())
+    print(f"stolen, % of CPU time: {shares_text}")
     if not args.keep:
         shutil.rmtree(root, ignore_errors=True)
     shutil.rmtree(work, ignore_errors=True)
