@@ -18,11 +18,13 @@ to cat-file and to cold, the same ratios taken within each repeat (their median:
 figure drift moves least), and peak memory. Machines are noisy: compare ratios, not
 seconds, and repeat (--repeat).
 
-cat-file is timed again right after the cold run, and each repeat's cold ratio is also
-taken against the mean of the two ("bracketed"): on a shared virtual machine the speed
-drifts within seconds. Where /proc/stat tells it (Linux), the CPU time stolen by other
-guests while each step ran is reported, and the cold ratio is given again over the
-"quiet" repeats (under 1% stolen during both cat-files and the cold run).
+On a shared virtual machine the speed drifts within seconds. Where /proc/stat tells
+it (Linux), the share of CPU time stolen by other guests while each step ran is
+reported, and the cold ratio is given again over the "quiet" repeats (under 1% stolen
+during both cat-file and the cold run). cat-file is also timed again right after the
+cold run ("cat-file again", not used in any ratio): on the machine this was written
+on, a step right after a run that kept both cores busy had CPU stolen far more often,
+which would flatter a ratio against it.
 """
 
 from __future__ import annotations
@@ -255,11 +257,9 @@ def main() -> None:
     # The same ratios taken within each repeat (its own cat-file, cold, warm and PR run
     # a few seconds apart), then their median: the machine's speed drifts by a quarter
     # within minutes, and a ratio of medians can pair a fast cat-file with a slow cold.
-    bracketed = [c / ((f + g) / 2) for c, f, g in zip(rows["cold"], rows["cat-file"], rows["cat-file again"],
-                                                      strict=True)]
+    cold_ratios = [c / f for c, f in zip(rows["cold"], rows["cat-file"], strict=True)]
     per_run = {
-        "cold / cat-file": [c / f for c, f in zip(rows["cold"], rows["cat-file"], strict=True)],
-        "cold / cat-file (bracketed)": bracketed,
+        "cold / cat-file": cold_ratios,
         "warm / cold": [w / c for w, c in zip(rows["warm"], rows["cold"], strict=True)],
         "pr / cold": [p / c for p, c in zip(rows["pr"], rows["cold"], strict=True)],
         "moved / cold": [m / c for m, c in zip(rows["moved"], rows["cold"], strict=True)],
@@ -271,14 +271,13 @@ def main() -> None:
               f"({shown})")
     # The repeats no other guest disturbed (under 1% of CPU time stolen while either
     # cat-file or the cold run ran), where the machine says.
-    around_cold = ("cat-file", "cold", "cat-file again")
-    quiet = [r for i, r in enumerate(bracketed)
-             if all((x := stolen[k][i]) is not None and x < 0.01 for k in around_cold)]
+    quiet = [r for i, r in enumerate(cold_ratios)
+             if all((x := stolen[k][i]) is not None and x < 0.01 for k in ("cat-file", "cold"))]
     if quiet:
-        print(f"quiet repeats: {len(quiet)} of {len(bracketed)}, cold / cat-file (bracketed) median "
+        print(f"quiet repeats: {len(quiet)} of {len(cold_ratios)}, cold / cat-file median "
               f"{statistics.median(quiet):.2f} ({', '.join(f'{r:.2f}' for r in quiet)})")
     elif any(x is not None for x in stolen["cold"]):
-        print(f"quiet repeats: none of {len(bracketed)} (every one had >= 1% stolen)")
+        print(f"quiet repeats: none of {len(cold_ratios)} (each had >= 1% stolen in cat-file or cold)")
     # And the fastest of each: another tenant of a shared machine only ever adds time,
     # so each step's minimum is the nearest to what it costs undisturbed.
     low = {k: min(v) for k, v in rows.items()}
