@@ -5,23 +5,25 @@ from __future__ import annotations
 import contextlib
 import functools
 import gc
+import hashlib
 import json
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from anchorcheck.anchor import Anchor
+from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.errors import CacheError
 from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
-from anchorcheck.gitio import Background, GitRepo, TreeEntry
-from anchorcheck.languages import language_of
+from anchorcheck.gitio import PATH_ERRORS, Background, GitRepo, TreeEntry
+from anchorcheck.headings import note_titles
+from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences
-from anchorcheck.reference import Reference
+from anchorcheck.reference import Reference, RefKind
 from anchorcheck.suppression import Suppression
 from anchorcheck.workspace import RepoSpec, Settings
 
@@ -183,6 +185,11 @@ def _crawl_many(
         # the first repos while this process reads the trees of the next (reading
         # GHC's listing of 25k files takes ~0.3 s).
         _extract(planned(), settings, progress, cache, pending, tell)
+    except BaseException:
+        for plan in plans.values():
+            if plan.note_search is not None:
+                plan.note_search.cancel()
+        raise
     finally:
         for *_, listing in listings:
             listing.cancel()  # a no-op for those read; the others were left by an error
@@ -491,6 +498,18 @@ def _extract(
 _Located = tuple[list[Anchor], list[Reference], list[Mention], list[Suppression]]
 
 
+def _unread_notes_key(unread: list[str]) -> str:
+    """The cache key of the Notes in these files not read ("path NUL blob id" each)."""
+    digest = hashlib.sha256("\n".join(sorted(unread)).encode(errors=PATH_ERRORS)).hexdigest()
+    return f"unread-notes:v1:{digest}"
+
+
+def _uses_notes(blob: BlobIndex) -> bool:
+    """Whether a blob defines or cites a Note."""
+    return any(a.kind is AnchorKind.NOTE for a in blob.anchors) or any(
+        r.kind is RefKind.NOTE for r in blob.references)
+
+
 def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
     """What `blob` holds, placed at `repo` and `path`."""
     mentions = [Mention(n, repo, path, line, col) for n, line, col in blob.mentions]
@@ -543,6 +562,15 @@ class _Plan:
         to_read: dict[str, list[tuple[str, str]]] = {}  # oid -> [(path, language)]
         self.to_read = to_read
         sizes: dict[str, int] = {}
+        self.cache = cache
+        # Notes defined in the files not read (note_titles): searched by git once this
+        # repo shows it uses Notes (_place), while the crawl goes on; the answer is
+        # cached by those files' paths and blob ids, so a PR or a new commit that
+        # leaves them alone asks git nothing.
+        self.note_search: Background | None = None
+        self.stored_notes: list[tuple[str, Anchor]] | None = None
+        self.notes_key = ""
+        self.unread: list[str] | None = [] if extract_options(settings).headings.notes else None
         for entry in entries:
             if entry.is_submodule:
                 self.skipped.append(SkippedFile(entry.path, "submodule"))
@@ -552,6 +580,8 @@ class _Plan:
                 continue  # never followed: its target may lie outside the snapshot
             lang = language_of(entry.path)
             if lang is None:
+                if self.unread is not None:
+                    self.unread.append(f"{entry.path}\0{entry.oid}")
                 continue
             if entry.size > settings.max_file_size:
                 self.skipped.append(SkippedFile(entry.path, "too large"))
@@ -590,12 +620,45 @@ class _Plan:
             self.skipped.append(SkippedFile(path, value))
             return
         self.per_path[path] = value
+        if self.unread and _uses_notes(value):
+            self._look_for_unread_notes(self.unread)
+            self.unread = None
         if value.anchors or value.references or value.mentions or value.suppressions:
             # Given their repo and path now, as each blob's results come in (the crawl's
             # main process mostly waits for its workers then), not all at the end: GHC's
             # 10k references and 4k anchors took ~95 ms between its last scan and
             # git's name searches.
             self.located[path] = _located(value, self.spec.name, path)
+
+    def _look_for_unread_notes(self, unread: list[str]) -> None:
+        self.notes_key = _unread_notes_key(unread)
+        stored = self.cache.get_result(self.notes_key) if self.cache is not None else None
+        if isinstance(stored, list):
+            try:
+                self.stored_notes = [(str(path), Anchor.make(str(name), AnchorKind.NOTE, int(line), int(col)))
+                                     for path, name, line, col in stored]
+                return
+            except (TypeError, ValueError):
+                pass  # not what this version writes: ask git again
+        self.note_search = self.repo.start_note_titles(self.commit, READ_PATHSPECS)
+
+    def _unread_notes(self) -> list[tuple[str, Anchor]]:
+        """The Notes defined in the files not read, found or stored (_look_for_unread_notes)."""
+        if self.stored_notes is not None:
+            return self.stored_notes
+        if self.note_search is None:
+            return []
+        out = self.note_search.output()
+        self.note_search = None
+        if out is None:
+            return []  # git failed: the crawl goes on without them, and stores nothing
+        # The pathspecs left out what language_of reads, but for case: it reads `A.PY`
+        # too, as Python.
+        found = [(path, anchor) for path, anchor in note_titles(out.decode(errors=PATH_ERRORS), self.commit)
+                 if language_of(path) is None and path in self.oids]
+        if self.cache is not None:
+            self.cache.put_result(self.notes_key, [[p, a.name, a.line, a.col] for p, a in found])
+        return found
 
     def take(
         self, oid: str, size: int, read: bool, results: tuple[PackedIndex | str, ...],
@@ -640,6 +703,10 @@ class _Plan:
                 refs.extend(found[1])
                 mentions.extend(found[2])
                 suppressions.extend(found[3])
+        unread_notes = self._unread_notes()
+        if unread_notes:
+            anchors.extend(replace(anchor, repo=self.spec.name, path=path) for path, anchor in unread_notes)
+            anchors.sort(key=lambda a: a.path)  # stable: each file's anchors keep their order
         return SnapshotIndex(
             repo=self.spec.name,
             ref=self.spec.ref,

@@ -269,6 +269,16 @@ class GitRepo:
             revs = revs[:-1]
         return [rev[0] for rev in revs if len(rev) > 1]  # each with its parents: a root has none
 
+    def start_note_titles(self, commit: str, skip: Sequence[str]) -> Background:
+        """Start, in the background, `git grep` for the lines holding `Note [` in the
+        text files at `commit` outside the pathspecs `skip` (the files anchorcheck
+        reads, which the crawl scans itself), each with the line after it:
+        `PATH NUL LINE NUL TEXT` lines, the groups separated by `--` lines (-z).
+        One thread: it runs beside the crawl's workers."""
+        return Background(["git", "-c", "grep.threads=1", f"--git-dir={self.git_dir}", "grep", "-n", "-z",
+                           "-A1", "-I", "-F", "-e", "Note [", commit, "--",
+                           *(f":(exclude){spec}" for spec in skip)], ok=(0, 1))  # 1: nothing found
+
     def start_commits_log(self, shas: Sequence[str]) -> Background | None:
         """Start, in the background, the `git log -p -U0` that history.commit_events reads: the
         diffs of exactly these commits (given on its standard input, any number), in

@@ -26,7 +26,13 @@ _LICENSE_WORDS = compiled_on_use(
     r"|redistribution|without limitation|merchantability",
     re.IGNORECASE,
 )
-_NOTE_DEF = compiled_on_use(r"Note \[([^\]\n]+)\]")
+# A Note's title: `Note [Title]`, or with the bracket left open at the end of the line
+# (GHC's `Note [Messages from GHC.Parser.Header`, over its rule: its linter takes the
+# rest of the line as the name, and the references to it resolve).
+_NOTE_DEF = compiled_on_use(r"Note \[([^\]\n]+?)(?:\]|[ \t]*$)")
+# A second name for the same Note on its title line: `Note [A]  aka Note [B]`. Only
+# after "aka": `Note [A]   See also Note [B]` on a title line cites B.
+_NOTE_ALIAS = compiled_on_use(r"[ \t]+(?:aka|a\.k\.a\.)[ \t]+(Note \[([^\]\n]+)\])")
 _UNDERLINE = compiled_on_use(r"~{3,}")
 
 
@@ -180,7 +186,50 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
             for u in _UNDERLINE.finditer(below.text)
         ):
             continue
-        yield Anchor.make(m.group(1), AnchorKind.NOTE, cl.line, col)
+        yield from _named(m, cl.text, cl.line, cl.col)
+
+
+def note_titles(found: str, commit: str) -> Iterator[tuple[str, Anchor]]:
+    """(path, anchor) of each Note defined in the output of GitRepo.start_note_titles
+    (files anchorcheck does not read: GHC defines Notes in `primops.txt.pp`, its
+    testsuite's `all.T` files, autoconf macros and a `validate` script, and its linter
+    reads every file). A title line's `Note [Title]` with a rule of `~~~` under its
+    first three columns on the next line, as _notes has it, without a comment syntax
+    to take off: the columns are the file's own."""
+    prefix = commit + ":"
+    title: tuple[str, int, str] | None = None  # the last line seen: (path, line, text)
+    for record in found.split("\n"):
+        path, sep, rest = record.partition("\0")
+        number, sep2, text = rest.partition("\0")
+        if not (sep and sep2 and number.isdigit()):
+            title = None  # a `--` between groups
+            continue
+        path = path.removeprefix(prefix)
+        line = int(number)
+        if title is not None and title[0] == path and title[1] == line - 1:
+            yield from _titled(path, title[1], title[2], text)
+        title = (path, line, text) if "Note [" in text else None
+
+
+def _titled(path: str, line: int, text: str, below: str) -> Iterator[tuple[str, Anchor]]:
+    m = _NOTE_DEF.search(text)
+    if m is None:
+        return
+    col = m.start()
+    if not any(u.start() <= col and col + 3 <= u.end() for u in _UNDERLINE.finditer(below)):
+        return
+    for anchor in _named(m, text, line, 0):
+        yield path, anchor
+
+
+def _named(title: re.Match[str], text: str, line: int, col: int) -> Iterator[Anchor]:
+    """The Note a title names (`title`, a match of _NOTE_DEF in `text`, which starts at
+    column `col` of `line`), and its second names after "aka"."""
+    yield Anchor.make(title.group(1), AnchorKind.NOTE, line, col + title.start())
+    at = title.end()
+    while (alias := _NOTE_ALIAS.match(text, at)) is not None:
+        yield Anchor.make(alias.group(2), AnchorKind.NOTE, line, col + alias.start(1))
+        at = alias.end()
 
 
 def note_definition_spans(comment: Comment) -> set[tuple[int, int]]:

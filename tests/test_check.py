@@ -316,6 +316,61 @@ def test_notes_resolve_across_repos(ws: WorkspaceBuilder) -> None:
     assert "did you mean 'Join points'?" in out[0][4]
 
 
+def test_notes_defined_in_files_not_read_resolve(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    """GHC defines Notes in `primops.txt.pp`, `all.T`, autoconf macros and a `validate`
+    script, none of them files anchorcheck scans: git finds their titles (a rule
+    under them, as in scanned files), once the repo is seen to use Notes."""
+    ws.repo("ghc", {
+        "compiler/primops.txt.pp": "-- Note [GHC.Prim]\n-- ~~~~~~~~~~~~~~~\n-- The primops.\n",
+        "validate": "#!/bin/sh\n# Note [validate speed]\n# ~~~~~~~~~~~~~~~~~~~~~\necho\n",
+        "notes.txt": "Note [No rule here]\nsome text\n",
+        "Exts.hs": "-- See Note [GHC.Prim], Note [validate speed] and Note [No rule here].\nx = 1\n",
+    })
+    ws.repo("lib", {"util.py": "# see Note [validate speed]\n"})
+    assert [(c, p, line, m.split(" is ")[0]) for c, _, p, line, m in findings(ws)] == [
+        ("AC101", "Exts.hs", 1, "Note [No rule here]")]
+    from anchorcheck.cache import BlobCache
+    from anchorcheck.crawl import extract_options
+    from anchorcheck.workspace import Settings
+
+    # Cached by the files not read: a second commit that leaves them alone asks git
+    # nothing (the stored answer, damaged here, is used, so the Note is gone)...
+    cache_dir = tmp_path / "cache"
+    config = ws.config()
+    run_check(load_workspace(config, (), []), cache=BlobCache(cache_dir, extract_options(Settings())))
+    import sqlite3
+
+    with sqlite3.connect(cache_dir / "blobs.sqlite3") as db:
+        (key,) = db.execute("SELECT key FROM results WHERE key LIKE 'unread-notes:%'").fetchone()
+        db.execute("UPDATE results SET value = '[]' WHERE key = ?", (key,))
+    ws.pr("ghc", "next", {"Exts.hs": "-- See Note [GHC.Prim].\nx = 2\n"})
+    moved = run_check(load_workspace(config, (), ["ghc=next"]),
+                      cache=BlobCache(cache_dir, extract_options(Settings())))
+    assert [(f.finding.code, f.finding.path) for f in moved.findings] == [("AC101", "Exts.hs"), ("AC101", "util.py")]
+    # ... and one that changes one of them asks again.
+    ws.pr("ghc", "later", {"validate": "#!/bin/sh\n# Note [validate speed]\n# ~~~~~~~~~~~~~~~~~~~~~\n"},
+          base="next")
+    later = run_check(load_workspace(config, (), ["ghc=later"]),
+                      cache=BlobCache(cache_dir, extract_options(Settings())))
+    assert [(f.finding.code, f.finding.path) for f in later.findings] == []
+
+
+def test_a_repo_that_uses_no_notes_is_not_searched_for_them(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    ws.repo("app", {"app.py": "# See DEPLOY ORDER in deploy.md.\n", "deploy.md": "# Deploy order\n",
+                    "defs.txt": "Note [Somewhere]\n~~~~~~~~~~~~~~~~\n"})
+    from anchorcheck.cache import BlobCache
+    from anchorcheck.crawl import extract_options
+    from anchorcheck.workspace import Settings
+
+    cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
+    run_check(load_workspace(ws.config(), (), []), cache=cache)
+    cache.close()
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "cache" / "blobs.sqlite3") as db:
+        assert db.execute("SELECT count(*) FROM results WHERE key LIKE 'unread-notes:%'").fetchone() == (0,)
+
+
 def test_skipped_files_binary_nonutf8_and_submodule(ws: WorkspaceBuilder, tmp_path: Path) -> None:
     ws.repo("sub", {"x.py": "x = 1\n"})
     repo = ws.repo("r", {

@@ -137,3 +137,35 @@ def test_haddock_named_anchors_are_link_targets() -> None:
     assert [(r.kind.value, r.name) for r in got.references] == [("fragment", "laws")]
     assert extract("/* #notananchor# */\n", "c", ExtractOptions()).anchors == ()
     assert extract("data T = T {-#UNPACK#-} !Int\n", "haskell", ExtractOptions()).anchors == ()
+
+
+def test_a_note_title_left_open_at_its_line_end_is_still_a_definition() -> None:
+    """GHC's `Note [Messages from GHC.Parser.Header` over its rule: GHC's linter takes
+    the rest of the line as the name, so references to it resolve; without the rule
+    it is no definition."""
+    open_title = "{-\nNote [Messages from the header  \n~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nText.\n-}\n"
+    assert anchors(open_title, "haskell") == [("note", "Messages from the header", 2, 0)]
+    assert anchors("{-\nNote [Messages from the header\nText.\n-}\n", "haskell") == []
+    found = extract(open_title, "haskell", ExtractOptions())
+    assert found.references == ()  # the title is not also a reference
+
+
+def test_a_note_title_may_give_a_second_name_after_aka_and_cites_anything_else() -> None:
+    src = ("{-\nNote [TYPE and CONSTRAINT]  aka Note [Type vs Constraint]\n~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+           "Text.\n-}\n-- Note [exprIsHNF]   See also Note [exprIsCheap]\n-- ~~~~~~~~~~~~~~~~\n")
+    found = extract(src, "haskell", ExtractOptions())
+    assert [(a.name, a.line, a.col) for a in found.anchors] == [
+        ("TYPE and CONSTRAINT", 2, 0), ("Type vs Constraint", 2, 32), ("exprIsHNF", 6, 3)]
+    assert [(r.name, r.line) for r in found.references] == [("exprIsCheap", 6)]
+
+
+def test_note_titles_read_from_git_grep_output_with_awkward_paths() -> None:
+    """`git grep -n -z -A1` output: path NUL line NUL text, groups split by `--`; paths
+    may hold `:` and `-`; a title on a file's last line has no rule under it."""
+    from anchorcheck.headings import note_titles
+
+    out = ("c0:a-b:c.txt\x003\x00  Note [X]  aka Note [X2]\nc0:a-b:c.txt\x004\x00  ~~~~~~~~\n--\n"
+           "c0:d.txt\x001\x00Note [Y]\nc0:d.txt\x002\x00~~ too short\n--\n"
+           "c0:e.txt\x009\x00Note [Last]\n")
+    assert [(p, a.name, a.line, a.col) for p, a in note_titles(out, "c0")] == [
+        ("a-b:c.txt", "X", 3, 2), ("a-b:c.txt", "X2", 3, 16)]
