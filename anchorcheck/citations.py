@@ -164,8 +164,9 @@ def find_references(
             if (line, col) in definitions:
                 take(m.span())
                 continue
-            if free(m):
-                name = fold_space(_GUTTER.sub(" ", m.group("name")))
+            name = fold_space(_GUTTER.sub(" ", m.group("name")))
+            # `Note [ ]` names nothing (no reference; the file's others are still read)
+            if name and free(m):
                 yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name)
     if "github.com/" in text:
         for m in _BLOB_URL.finditer(text):

@@ -225,10 +225,12 @@ def _titled(path: str, line: int, text: str, below: str) -> Iterator[tuple[str, 
 def _named(title: re.Match[str], text: str, line: int, col: int) -> Iterator[Anchor]:
     """The Note a title names (`title`, a match of _NOTE_DEF in `text`, which starts at
     column `col` of `line`), and its second names after "aka"."""
-    yield Anchor.make(title.group(1), AnchorKind.NOTE, line, col + title.start())
+    if not title.group(1).isspace():  # `Note [ ]` over a rule names nothing
+        yield Anchor.make(title.group(1), AnchorKind.NOTE, line, col + title.start())
     at = title.end()
     while (alias := _NOTE_ALIAS.match(text, at)) is not None:
-        yield Anchor.make(alias.group(2), AnchorKind.NOTE, line, col + alias.start(1))
+        if not alias.group(2).isspace():
+            yield Anchor.make(alias.group(2), AnchorKind.NOTE, line, col + alias.start(1))
         at = alias.end()
 
 

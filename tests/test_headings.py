@@ -169,3 +169,20 @@ def test_note_titles_read_from_git_grep_output_with_awkward_paths() -> None:
            "c0:e.txt\x009\x00Note [Last]\n")
     assert [(p, a.name, a.line, a.col) for p, a in note_titles(out, "c0")] == [
         ("a-b:c.txt", "X", 3, 2), ("a-b:c.txt", "X2", 3, 16)]
+
+
+@pytest.mark.parametrize("src", [
+    "-- Note [ ]\n-- ~~~~~~~~\n", "-- Note [\t]\n-- ~~~~~~~~\n", "-- Note [  \n-- ~~~~~~~~\n",
+    "-- Note [x] aka Note [ ]\n-- ~~~~~~~~\n",
+])
+def test_a_blank_note_title_over_a_rule_names_nothing_and_breaks_nothing(src: str) -> None:
+    from anchorcheck.headings import note_titles
+
+    found = extract(src, "haskell", ExtractOptions())  # it raised: the whole file went unread
+    assert [a.name for a in found.anchors] == (["x"] if "[x]" in src else [])
+    assert found.references == ()
+    assert [r.name for r in extract(f"{src}-- see Note [ ] and Note [y]\n", "haskell", ExtractOptions()).references] \
+        == ["y"]
+    raw = src.replace("-- ", "").split("\n")
+    out = f"c:a.txt\x001\x00{raw[0]}\nc:a.txt\x002\x00{raw[1]}\n"
+    assert [a.name for _, a in note_titles(out, "c")] == (["x"] if "[x]" in src else [])
