@@ -348,8 +348,11 @@ class Resolver:
                 return Resolution(ref, Status.AMBIGUOUS, tuple(scope))
         suggestions = self._suggest_heading(name)
         # Quoted prose ("see 'Effective Java'") is not a citation: only a heading-shaped
-        # quote, or one close to a real heading, is reported as dangling.
-        if suggestions or caps_heading_text(name, self.headings) == name:
+        # quote, or one close to a real heading, is reported as dangling. A quoted word
+        # alone is most often code or a word (Haddock's `see 'Step'` links the type
+        # Step; mypy's `see the "miscellaneous" sections`, its option groups): close to
+        # a heading ("STEPS", "Miscellaneous") it is no evidence of a citation.
+        if (suggestions and len(name.split()) > 1) or caps_heading_text(name, self.headings) == name:
             return Resolution(ref, Status.DANGLING, suggestions=tuple(suggestions))
         return Resolution(ref, Status.EXTERNAL)
 

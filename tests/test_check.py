@@ -247,6 +247,21 @@ def test_quoted_heading_without_location_resolves_anywhere(ws: WorkspaceBuilder)
     assert "did you mean 'RETRY POLICY FOR UPLOADS'?" in out[0][4]
 
 
+def test_a_quoted_word_near_a_heading_is_not_a_citation(ws: WorkspaceBuilder) -> None:
+    """One quoted word is code or a word: Haddock's `see 'Step'` links the type Step,
+    mypy's `see the "miscellaneous" sections` its option groups. Near a heading
+    ("Steps", "Miscellaneous") it is no evidence of a citation; two words near one
+    are (a typo)."""
+    ws.repo("docs", {"guide.md": "# Steps\n\nText.\n\n# Miscellaneous\n\nMore.\n\n# Deploy order\n"})
+    ws.repo("code", {
+        "Fold.hs": "-- the next state (see 'Step'). At any point\nx = 1\n",
+        "main.py": '# (E.g. see the "miscellaneous" sections).\n# see "Deploy ordr" first\n',
+    })
+    out = findings(ws)
+    assert [(o[0], o[2], o[3]) for o in out] == [("AC101", "main.py", 2)]
+    assert "did you mean 'Deploy order'?" in out[0][4]
+
+
 def test_leading_repo_segment_and_repo_prefix(ws: WorkspaceBuilder) -> None:
     ws.repo("client", {"templates/deploy.yaml": DEPLOY})
     ws.repo("runtime", {"a.py": (
