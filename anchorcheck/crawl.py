@@ -620,15 +620,15 @@ class _Plan:
             self.skipped.append(SkippedFile(path, value))
             return
         self.per_path[path] = value
-        if self.unread and _uses_notes(value):
-            self._look_for_unread_notes(self.unread)
-            self.unread = None
         if value.anchors or value.references or value.mentions or value.suppressions:
             # Given their repo and path now, as each blob's results come in (the crawl's
             # main process mostly waits for its workers then), not all at the end: GHC's
             # 10k references and 4k anchors took ~95 ms between its last scan and
             # git's name searches.
             self.located[path] = _located(value, self.spec.name, path)
+            if self.unread and _uses_notes(value):
+                self._look_for_unread_notes(self.unread)
+                self.unread = None
 
     def _look_for_unread_notes(self, unread: list[str]) -> None:
         self.notes_key = _unread_notes_key(unread)
