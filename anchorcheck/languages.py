@@ -20,6 +20,9 @@ _BY_EXTENSION: dict[str, str] = {
     ".html": "html", ".htm": "html", ".xml": "html", ".svg": "html", ".xsl": "html",
     ".vue": "html",
     ".mk": "make",
+    # Autoconf and m4 (`dnl` and `#` comments), and GHC's testsuite drivers (`all.T`,
+    # Python): GHC defines and cites Notes in both.
+    ".m4": "m4", ".ac": "m4", ".T": "python",
     ".rb": "hash", ".pl": "hash", ".pm": "hash", ".r": "hash", ".R": "hash",
     ".cmake": "hash", ".nix": "hash", ".ps1": "hash",
     ".md": "markdown", ".markdown": "markdown",

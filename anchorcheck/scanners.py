@@ -199,6 +199,10 @@ _SOURCES: dict[str, _Source] = {
         rf"(?P<str>{_DQ}|(?<![\w']){_CHAR})",
         rf"(?P<lc>{_HS_LC})",
     )),
+    # m4 and autoconf: `dnl` to the end of the line, and `#` (kept in m4's output, but a
+    # comment to its reader). No strings: m4 quotes with brackets, and English
+    # apostrophes stand in its text.
+    "m4": _Source((rf"(?P<lc>(?:{_HASH}|(?<![\w$])dnl\b)[^\n]*)",)),
     "sql": _Source((
         r"(?P<str>'[^']*'?|\"[^\"\n]*\"?)",
         r"(?P<lc>--[^\n]*)",
@@ -217,7 +221,7 @@ _FIRST: Mapping[str, re.Pattern[str] | None] = _OnFirstUse(
 
 _YAML_BLOCK_SCALAR = compiled_on_use(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
 _YAML_ENTRY_LEAD = compiled_on_use(r" *(?:- +)*")  # indentation and sequence dashes before a key
-_OPENERS = compiled_on_use(r"^(?:#+|//+|--+|;+)")
+_OPENERS = compiled_on_use(r"^(?:#+|//+|--+|;+|dnl\b)")
 
 
 # Span kinds: what the scanner found, before any Comment is built.

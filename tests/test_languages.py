@@ -38,3 +38,19 @@ def test_known_names() -> None:
     assert language_of("a/x.PY") == "python"
     assert language_of("docker/Dockerfile.prod") == "dockerfile"
     assert language_of("a/README") is None
+
+
+def test_autoconf_m4_and_ghc_test_drivers_are_read() -> None:
+    """GHC cites and defines Notes in `configure.ac`, `m4/*.m4` and `all.T` files."""
+    from anchorcheck.extract import ExtractOptions, extract
+
+    assert language_of("configure.ac") == "m4"
+    assert language_of("m4/fp_link.m4") == "m4"
+    assert language_of("testsuite/tests/perf/all.T") == "python"
+    assert language_of("t/basic.t") is None  # Perl's tests are not GHC's drivers
+    src = ("dnl Note [Dummy values]\ndnl ~~~~~~~~~~~~~~~~~~\ndnl see Note [Other].\n"
+           "AC_INIT([x]) # DEPLOY ORDER MATTERS\n# ROLLBACK ON THE DEGRADED PATH\n# Its body.\n")
+    found = extract(src, "m4", ExtractOptions())
+    assert [(a.kind.value, a.name, a.line) for a in found.anchors] == [
+        ("note", "Dummy values", 1), ("caps-heading", "ROLLBACK ON THE DEGRADED PATH", 5)]
+    assert [(r.name, r.line) for r in found.references] == [("Other", 3)]

@@ -270,7 +270,7 @@ _COMMENT = {
     "python": "# {}", "hash": "# {}", "yaml": "# {}", "shell": "# {}", "dockerfile": "# {}",
     "toml": "# {}", "ini": "; {}", "make": "# {}", "c": "// {}", "js": "// {}",
     "rust": "// {}", "css": "/* {} */", "hcl": "# {}", "haskell": "-- {}", "sql": "-- {}",
-    "html": "<!-- {} -->",
+    "html": "<!-- {} -->", "m4": "dnl {}",
 }
 _CODE = {"html": "<p>x</p>", "css": "a { color: red; }", "dockerfile": "RUN true",
          "ini": "[x]", "make": "all:", "yaml": "x: 1", "toml": "x = 1"}
