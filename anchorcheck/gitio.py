@@ -330,12 +330,15 @@ class Background:
         self._ok = ok  # exit codes of success
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
         try:
-            with tempfile.TemporaryFile() as given:
-                if stdin is not None:
+            if stdin is None:
+                self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self._out,
+                                              stderr=subprocess.DEVNULL)
+            else:
+                with tempfile.TemporaryFile() as given:  # git has its own copy once started
                     given.write(stdin)
                     given.seek(0)
-                self._proc = subprocess.Popen(args, stdin=given if stdin is not None else subprocess.DEVNULL,
-                                              stdout=self._out, stderr=subprocess.DEVNULL)
+                    self._proc = subprocess.Popen(args, stdin=given, stdout=self._out,
+                                                  stderr=subprocess.DEVNULL)
         except OSError as exc:
             self._out.close()
             raise GitError(f"cannot run git: {exc}") from exc

@@ -6,14 +6,13 @@ most `history-depth` commits, newest first, roots left out) shows the diffs, in 
 the lines adding or removing a definition are found here. A name is removed when, in
 every file where history saw it defined or removed, the newest such event is a removal
 (a commit that both removes and adds it in one file rewrote it there); its mentions
-are then candidates. Only when
-there are candidates, one `git grep` per repo finds the lines naming them, and the
-definition shapes are matched on those lines (names_defined_in); candidates defined
-nowhere are findings. Both look only at files anchorcheck reads (languages.py): a
-test's expected output or a document that shows `data Foo` neither removes nor
-defines Foo. Both answers are cached by commit (the second with the names asked),
-and each commit's definition events by its sha, so a repo that moved has only its
-new commits logged.
+are then candidates. Only when there are candidates, one `git grep` per repo finds
+the lines naming them, and the definition shapes are matched on those lines
+(names_defined_in); candidates defined nowhere are findings. Both look only at files
+anchorcheck reads (languages.py): a test's expected output or a document that shows
+`data Foo` neither removes nor defines Foo. Both answers are cached by commit (the
+second with the names asked), and each commit's definition events by its sha, so a
+repo that moved has only its new commits logged.
 """
 
 from __future__ import annotations

@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from anchorcheck.repobuilder import git
@@ -83,17 +84,16 @@ class Stolen:
         return (end[0] - self._start[0]) / (end[1] - self._start[1])
 
 
-def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+    """Run `cmd`; its peak resident memory in MB."""
     with tempfile.TemporaryFile() as err:  # not a pipe: a full pipe would block the run
-        start = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
-        elapsed = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode not in (0, 1):
             err.seek(0)
             raise SystemExit(f"bench: {' '.join(cmd)} failed: {err.read().decode()[-500:]}")
-    return elapsed, usage.ru_maxrss / 1024
+    return usage.ru_maxrss / 1024
 
 
 def _gitdir(path: str) -> str:
@@ -171,7 +171,6 @@ def main() -> None:
         raise SystemExit("bench: could not point the first repo at the PR's commit")
     moved_config.write_text(moved_text)
 
-    total_blobs = total_bytes = 0
     steps = ("cat-file", "git grep", "cold", "cat-file again", "warm", "pr", "moved", "from indexes",
              "python")
     rows: dict[str, list[float]] = {k: [] for k in steps}
@@ -180,44 +179,44 @@ def main() -> None:
     exe = [sys.executable, "-m", "anchorcheck"]
     gitdirs = [(_gitdir(path), ref) for _, path, ref in repos]
 
-    def cat_file_step(row: str) -> None:
+    # Bytecode caching on, as an installed Python has it: with it off (some CI images set
+    # PYTHONDONTWRITEBYTECODE) every run compiles the package again.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"CI": "1"}
+
+    def step(row: str, work: Callable[[], object]) -> None:
+        """Time `work` as one repeat of `row`, with the CPU time stolen meanwhile."""
         steal = Stolen()
         start = time.perf_counter()
-        for gitdir, ref in gitdirs:
-            cat_file_all(gitdir, ref)
+        work()
         rows[row].append(time.perf_counter() - start)
         stolen[row].append(steal.share())
 
-    def run_step(row: str, cmd: list[str]) -> None:
-        steal = Stolen()
-        t, peak = peak_mb(cmd, root, env)
-        rows[row].append(t)
-        stolen[row].append(steal.share())
-        peaks.append(peak)
+    def read_all() -> list[tuple[int, int]]:
+        return [cat_file_all(gitdir, ref) for gitdir, ref in gitdirs]
 
-    # Every blob read once, untimed: otherwise the first repeat's cat-file may read a
-    # snapshot's pack from disk, and the cold run after it from memory (the page cache
-    # of the machine this was written on drains when idle: `cat` of GHC's 190 MB pack
-    # took 0.48 s, then 0.02 s; one first repeat's cat-file took 2.96 s with 0.3% of
-    # CPU stolen, the other four 1.98-2.79 s).
-    for gitdir, ref in gitdirs:
-        cat_file_all(gitdir, ref)
-    for _ in range(args.repeat):
-        cat_file_step("cat-file")
-        steal = Stolen()
-        start = time.perf_counter()
+    def grep_all() -> None:
         for _, path, ref in repos:
             subprocess.run(["git", "-C", path, "grep", "-c", "-E", _GREP, ref],
                            capture_output=True, check=False)
-        rows["git grep"].append(time.perf_counter() - start)
-        stolen["git grep"].append(steal.share())
+
+    def run_step(row: str, cmd: list[str]) -> None:
+        step(row, lambda: peaks.append(peak_mb(cmd, root, env)))
+
+    # Every blob read once, untimed (and counted): otherwise the first repeat's
+    # cat-file may read a snapshot's pack from disk, and the cold run after it from
+    # memory (the page cache of the machine this was written on drains when idle: `cat`
+    # of GHC's 190 MB pack took 0.48 s, then 0.02 s; one first repeat's cat-file took
+    # 2.96 s with 0.3% of CPU stolen, the other four 1.98-2.79 s).
+    counted = read_all()
+    total_blobs = sum(n for n, _ in counted)
+    total_bytes = sum(b for _, b in counted)
+    for _ in range(args.repeat):
+        step("cat-file", read_all)
+        step("git grep", grep_all)
         cache = Path(tempfile.mkdtemp(prefix="bench-cache-"))
-        # Bytecode caching on, as an installed Python has it: with it off (some CI
-        # images set PYTHONDONTWRITEBYTECODE) every run compiles the package again.
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"CI": "1"}
         check = [*exe, "check", "--config", str(config), "--cache-dir", str(cache), "--format", "json"]
         run_step("cold", check)
-        cat_file_step("cat-file again")  # the cold run bracketed by two cat-files
+        step("cat-file again", read_all)  # for information only (see the module's doc)
         run_step("warm", check)
         pr = [*exe, "merge-order", "--config", str(pr_config), "--cache-dir", str(cache),
               "--pr", f"{first_name}#1=bench-pr", "--format", "json", "--fail-on", "never"]
@@ -245,15 +244,7 @@ def main() -> None:
         shutil.rmtree(cache, ignore_errors=True)
         # The interpreter alone, starting with the same site-packages (and whatever
         # their .pth files run): the part of every run that is not anchorcheck's.
-        steal = Stolen()
-        start = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
-        rows["python"].append(time.perf_counter() - start)
-        stolen["python"].append(steal.share())
-    for _, path, ref in repos:
-        n, b = cat_file_all(_gitdir(path), ref)
-        total_blobs += n
-        total_bytes += b
+        step("python", lambda: subprocess.run([sys.executable, "-c", "pass"], env=env, check=True))
     med = {k: statistics.median(v) for k, v in rows.items()}
     print(f"workspace: {len(repos)} repos, {total_blobs} blobs, {total_bytes / 1e6:.1f} MB ({root})")
     print(f"{'step':<15} {'median s':>9} {'x cat-file':>11} {'x cold':>8} {'stolen':>7}")
