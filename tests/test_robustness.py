@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.extract import ExtractOptions, extract
@@ -241,6 +241,10 @@ _UNITS = [*"ab #/*-{}\"'`\n\\|:<>!~[]()$=.@_ AZ", "Note [", "see ", "<<EOF\n", "
 @settings(max_examples=60, deadline=None)
 @given(unit=st.lists(st.sampled_from(_UNITS), min_size=1, max_size=6).map("".join),
        family=st.sampled_from(sorted([*_FAMILIES, "markdown"])))
+# 8k block comments on one line: each located, tested for code before it and given
+# that code by going back to the line's start (0.75 s at 100 KB, 7.2 s at 200 KB).
+@example(unit=":12/*/", family="c")
+@example(unit="{- :12 -}", family="haskell")
 def test_every_pattern_is_linear_on_100_kb_of_a_repeated_unit(unit: str, family: str) -> None:
     text = (unit * (100_000 // len(unit) + 1))[:100_000]
     start = time.perf_counter()
