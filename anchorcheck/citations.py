@@ -18,6 +18,7 @@ from anchorcheck.headings import note_definition_spans
 from anchorcheck.locations import PATH, REPO, RUN_START, looks_like_path
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.reference import Reference, RefKind
+from anchorcheck.verbatim import Verbatim
 
 # Every pattern that does not start with a literal starts with a lookbehind that
 # only lets it begin at the start of a run (of caps words, of path characters), so
@@ -192,10 +193,14 @@ def find_references(
         found.append((_SECTION.finditer(text), False))
     if _FRAGMENT_HINT.search(text):
         found.append((_FRAGMENT.finditer(text), True))
+    verbatim = Verbatim(comment)
     for matches, fragment in found:
         for m in matches:
             ref = _heading_reference(joined, m, fragment)
-            if ref is not None and free(m):
+            # `PATH#L12` and `PATH#slug` in pasted output are no citation (verbatim.py);
+            # a heading cited by name is one wherever it stands.
+            if ref is not None and not (fragment and ref.kind in _FILE_CLAIMS and ref.line in verbatim) \
+                    and free(m):
                 yield ref
     # Docstrings are full of example output ("at test_module.py:2"): their line and
     # symbol claims are not claims. A URL's path is not a file of ours either.
@@ -203,7 +208,11 @@ def find_references(
         if "://" in text:
             for m in _URL.finditer(text):
                 take(m.span())
-        yield from claims.find_claims(joined, free)
+        yield from claims.find_claims(joined, free, verbatim)
+
+
+# What a `PATH#...` fragment claims of a file (not a heading it names).
+_FILE_CLAIMS = (RefKind.LINES, RefKind.SLUG)
 
 
 def _flat(text: str) -> str:

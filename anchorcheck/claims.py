@@ -13,7 +13,7 @@ literals that restate a fact of another file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Container, Iterator
 
 from anchorcheck.comment import JoinedText
 from anchorcheck.locations import PATH as _PATH
@@ -95,9 +95,12 @@ def literal_of(code: str) -> str | None:
     return str(m.group(1)).strip("\"'") if m else None
 
 
-def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> Iterator[Reference]:
+def find_claims(
+    joined: JoinedText, free: Callable[[re.Match[str]], bool], verbatim: Container[int] = (),
+) -> Iterator[Reference]:
     """Claims in a joined comment text; `free(m)` takes a span unless a reference
-    found earlier overlaps it."""
+    found earlier overlaps it. Line and symbol claims on a `verbatim` line (pasted
+    output, examples: verbatim.py) are no claims; a `restates` marker is one anywhere."""
     text = joined.text
     # Each pattern runs only where its literal occurs (`:` alone is everywhere in
     # Haskell comments: `::`).
@@ -106,8 +109,8 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
         for pattern in patterns:
             for m in pattern.finditer(text):
                 path = m.group("path").removeprefix("./")
-                if looks_like_path(path) and free(m):
-                    line, col = joined.locate(m.start())
+                line, col = joined.locate(m.start())
+                if looks_like_path(path) and line not in verbatim and free(m):
                     yield Reference.make(RefKind.SYMBOL, line, col, _flat(m.group(0)),
                                          name=m.group("name").rsplit(".", 1)[-1],
                                          target_repo=m.group("repo"), target_path=path)
@@ -115,8 +118,8 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
         for m in _PATH_LINES.finditer(text):
             path = m.group("path").removeprefix("./")
             span = _range(m)
-            if span is not None and looks_like_path(path) and free(m):
-                line, col = joined.locate(m.start())
+            line, col = joined.locate(m.start())
+            if span is not None and looks_like_path(path) and line not in verbatim and free(m):
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
                                      lines=span, claim=claimed_text(text, m.start()))
@@ -129,13 +132,13 @@ def find_claims(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> It
         claim = claimed_text(text, start)
         if m.group("loc").strip() != ":" and claim is None and named is None:
             continue  # "on line 1" in prose claims nothing; `at :27` and "`x` on line 3" do
-        if not free(m):
+        line, col = joined.locate(start)
+        if line in verbatim or not free(m):
             continue
         if named is not None and looks_like_path(named):
             last: tuple[str | None, str] | None = (m.group("repo"), named.removeprefix("./"))
         else:
             last = _last_path(text, start)
-        line, col = joined.locate(start)
         yield Reference.make(RefKind.LINES, line, col, _flat(text[start:m.end()]),
                              target_repo=last[0] if last else None,
                              target_path=last[1] if last else None,
