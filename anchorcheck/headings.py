@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
+from anchorcheck.verbatim import Verbatim
 
 # Leaders and decoration around a heading: `# === ROLLBACK ===`, `// -- FOO BAR --:`.
 _DECORATION = " \t#/-*=~:;<>|!+"
@@ -139,6 +140,9 @@ def caps_heading_text(text: str, options: HeadingOptions) -> str | None:
 def _caps_headings(comment: Comment, options: HeadingOptions) -> Iterator[Anchor]:
     lines = comment.lines
     keys = [caps_heading_text(cl.text, options) for cl in lines]
+    # Output pasted into a comment (GHC's FamInstEnv.hs shows `-ddump-types` output
+    # twice, `COERCION AXIOMS` over each) heads nothing: verbatim.py.
+    verbatim = Verbatim(comment)
     for i, key in enumerate(keys):
         if key is None:
             continue
@@ -148,6 +152,8 @@ def _caps_headings(comment: Comment, options: HeadingOptions) -> Iterator[Anchor
         if options.needs_body and not _has_body_or_banner(lines, i):
             continue
         cl = lines[i]
+        if cl.line in verbatim:
+            continue
         offset = len(cl.text) - len(cl.text.lstrip(_DECORATION))
         yield Anchor.make(key, AnchorKind.CAPS, cl.line, cl.col + offset)
 

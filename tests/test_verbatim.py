@@ -92,3 +92,33 @@ def test_check_reports_a_dangling_claim_in_prose_and_none_in_pasted_output(ws: W
     assert ("AC105", "rts/StgCRun.c", 8) in found
     assert not [f for f in found if f[1] == "rts/StgCRun.c" and f[2] in (5, 6)]
     assert not [f for f in found if f[1] == "Main.hs" and f[2] == 4]
+
+
+DUMP = """\
+{-
+Note [Wildcards in axioms]
+~~~~~~~~~~~~~~~~~~~~~~~~~~
+With -ddump-types we get:
+
+  COERCION AXIOMS
+    axiom D:R:SingMyKind_0 :: Sing _ = R:SingMyKind_ _
+
+and after tidying:
+
+  COERCION AXIOMS
+    axiom D:R:SingMyKind_0 :: Sing _1 = R:SingMyKind_ _1
+-}
+module M where
+
+-------------------
+-- PREPARE FOR CODE GENERATION
+-- Do saturation.
+x = 1
+"""
+
+
+def test_a_caps_line_in_pasted_output_heads_nothing() -> None:
+    anchors = [(a.kind.value, a.name, a.line) for a in extract(DUMP, "haskell", ExtractOptions()).anchors]
+    assert ("note", "Wildcards in axioms", 2) in anchors
+    assert ("caps-heading", "PREPARE FOR CODE GENERATION", 17) in anchors
+    assert not [a for a in anchors if a[1] == "COERCION AXIOMS"]
