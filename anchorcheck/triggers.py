@@ -164,10 +164,13 @@ _AT_ON_LINE = r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d"  # \b
 # line breaks and the leaders of the next line (`-- `, `# `, ` * `, `//`, `;`, `>`).
 _GAP = r"[\s#*/;>!|-]*"
 # After `see`, `per` or `under`: what citations._SEE reads next, a quote or a caps
-# heading's first character, perhaps after "the". "see that", "seems", "per second"
-# and "under the hood" are no reference (before: half of the comment blocks built
-# for references or mentions gave none, GHC's and the bench's Python alike).
-_HEADING_NEXT = rf"{_GAP}(?:[Tt][Hh][Ee]{_GAP})?[\"'`“A-Z0-9]"
+# heading's first two characters (a capital or digit, then another, a caps word's
+# punctuation or the blank that ends a one-letter word), perhaps after "the". "see
+# that", "seems", "per second" and "under the hood" are no reference (before: half of
+# the comment blocks built for references or mentions gave none, GHC's and the
+# bench's Python alike), nor is numpydoc's "See Also" section (440 in networkx's
+# docstrings, each of which was built and read for nothing).
+_HEADING_NEXT = rf"{_GAP}(?:[Tt][Hh][Ee]{_GAP})?(?:[\"'`“]|[A-Z0-9][A-Z0-9'&/\s-])"
 _LEADS = ("see", "See", "SEE", "per", "Per", "PER", "under", "Under", "UNDER")
 # After `Note`: its `[` (Note [Title]), perhaps on the next line.
 _NOTE_NEXT = rf"{_GAP}\["

@@ -6,8 +6,8 @@ from __future__ import annotations
 from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.scanners import scan
 from anchorcheck.verbatim import verbatim_lines
-from tests.test_claims import findings
 from tests.conftest import WorkspaceBuilder
+from tests.test_claims import findings
 
 GDB_TRACE = """\
 /* How the unwinder sees it.
