@@ -25,7 +25,9 @@ from anchorcheck.reference import Reference, RefKind
 
 _RANGE = r"(?P<l1>\d{1,7})(?:[ \t]*[-–][ \t]*(?P<l2>\d{1,7}))?"
 
-_PATH_LINES = compiled_on_use(rf"{_RUN_START}(?:{_REPO})?{_PATH}:{_RANGE}(?![\d:])")
+# Not followed by `.digit`: `nvidia/dcgm-exporter:1.4.3` is an image and its version,
+# not line 1 (a Helm chart's values.yaml shows such images in comments).
+_PATH_LINES = compiled_on_use(rf"{_RUN_START}(?:{_REPO})?{_PATH}:{_RANGE}(?![\d:]|\.\d)")
 # (`\b(?:at|on)` written as its letters then the word boundary behind them: the engine
 # then tries it only at an `a` or an `o`, not at every position.)
 _AT_LINES = compiled_on_use(

@@ -403,3 +403,14 @@ def test_definition_patterns_with_possessive_runs_find_what_the_plain_ones_find(
 
     for possessive, plain in ((symbols._ASSIGNED_FN, _ASSIGNED_FN_PLAIN), (symbols._METHOD, _METHOD_PLAIN)):
         assert [m.span(1) for m in possessive.finditer(text)] == [m.span(1) for m in plain.finditer(text)]
+
+
+def test_an_image_and_its_version_is_no_line_claim() -> None:
+    from anchorcheck.extract import ExtractOptions, extract
+
+    text = ("sidecars: []\n"
+            "#  - name: nvidia-dcgm-exporter\n"
+            "#    image: nvidia/dcgm-exporter:1.4.3\n"
+            "# see charts/exporter/values.yaml:12.\n")
+    refs = [(r.kind.value, r.target_path, r.lines) for r in extract(text, "yaml", ExtractOptions()).references]
+    assert refs == [("lines", "charts/exporter/values.yaml", (12, 12))]
