@@ -122,6 +122,24 @@ class GitRepo:
             raise GitError(f"{self.path}: the repository has no commits yet")
         raise GitError(f"{self.path}: unknown ref {ref!r}")
 
+    def remote_url(self, remote: str = "origin") -> str | None:
+        """The URL of `remote` as the repository's own config file gives it, or None.
+        Read from the file, not asked of `git config`: a check may want every repo's
+        (resolve.origin_slug), and a process each cost a PR run ~4 ms a repo. An
+        `[include]`d file or a remote set in the user's config is not seen: then the
+        repo is matched by name, as with no remote."""
+        common = Path(self.git_dir)
+        try:
+            pointer = (common / "commondir").read_text(encoding="utf-8").strip()
+            common = (common / pointer).resolve()  # a linked work tree's: the main repo's
+        except OSError:
+            pass
+        try:
+            text = (common / "config").read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        return _config_value(text, f'remote "{remote}"', "url")
+
     def _has_head(self) -> bool:
         try:
             self._git("rev-parse", "--verify", "--quiet", "HEAD")
@@ -496,6 +514,50 @@ class BlobReader:
         except subprocess.TimeoutExpired:
             self._proc.kill()
             self._proc.wait()
+
+
+_CONFIG_SECTION = re.compile(r'\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]')
+_CONFIG_ENTRY = re.compile(r"\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*?)\s*$")
+
+
+def _config_value(text: str, section: str, key: str) -> str | None:
+    """The last value of `key` in `section` (`remote "origin"`) of a git config text:
+    section names and keys compare case-insensitively, subsections exactly; a quoted
+    value is unquoted, and `#`/`;` start a comment outside quotes."""
+    name, _, sub = section.partition(" ")
+    sub = sub.strip('"')
+    here = False
+    found: str | None = None
+    for line in text.splitlines():
+        head = _CONFIG_SECTION.match(line)
+        if head is not None:
+            here = head.group(1).lower() == name.lower() and (head.group(2) or "") == sub
+            line = line[head.end():]
+        if not here:
+            continue
+        entry = _CONFIG_ENTRY.match(line)
+        if entry is not None and entry.group(1).lower() == key.lower():
+            found = _config_unquote(entry.group(2))
+    return found or None
+
+
+def _config_unquote(raw: str) -> str:
+    out = []
+    quoted = False
+    i = 0
+    while i < len(raw):
+        ch = raw[i]
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "\\" and i + 1 < len(raw):
+            i += 1
+            out.append({"n": "\n", "t": "\t"}.get(raw[i], raw[i]))
+        elif ch in "#;" and not quoted:
+            break
+        else:
+            out.append(ch)
+        i += 1
+    return "".join(out).strip()
 
 
 def _read_object(stdout: IO[bytes], where: str) -> bytes | None:

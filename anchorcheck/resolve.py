@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.crawl import SnapshotIndex
+from anchorcheck.errors import GitError
+from anchorcheck.gitio import GitRepo
 from anchorcheck.headings import HeadingOptions, caps_heading_text
 from anchorcheck.lazy import LazyPaths
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.suggest import Suggester, suggest
-from anchorcheck.workspace import RepoSpec
+from anchorcheck.workspace import RepoSpec, remote_slug
 
 FileId = tuple[str, str]  # (repo, path)
 
@@ -28,6 +32,18 @@ class Status(StrEnum):
     UNKNOWN_REPO = "unknown-repo"  # AC104
     DANGLING_PATH = "dangling-path"  # AC105
     EXTERNAL = "external"  # a URL into a repo outside the workspace: not ours to check
+
+
+@functools.cache
+def origin_slug(path: Path) -> str | None:
+    """`owner/name` of the git remote `origin` of the repo at `path`, if it is on a
+    host (not a local path); None when there is none or the repo is not here (a check
+    from index files made elsewhere)."""
+    try:
+        url = GitRepo(path).remote_url()
+    except GitError:
+        return None
+    return remote_slug(url) if url else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +79,7 @@ class WorkspaceIndex:
         self._by_basename: dict[str, _FilesByName] = {}
         self._dirs: dict[str, set[str]] = {}
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
+        self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
         if share is not None and list(self.snapshots) == list(share.snapshots):
             kept = {s.repo for s in snapshots if share.snapshots[s.repo] is s}
@@ -71,6 +88,15 @@ class WorkspaceIndex:
             return
         for snap in snapshots:
             self._add(snap.anchors)
+
+    def homes(self) -> dict[str, str | None]:
+        """Each repo's `owner/name` in lower case: its `url`'s, else its git remote
+        `origin`'s (asked of git once per repo, when a blob URL first needs it); None
+        when neither says."""
+        if self._homes is None:
+            self._homes = {name: (spec.url_slug or origin_slug(spec.path) or "").lower() or None
+                           for name, spec in self.repos.items()}
+        return self._homes
 
     def _add(self, anchors: Iterable[Anchor]) -> None:
         for anchor in anchors:
@@ -292,11 +318,19 @@ class Resolver:
         return Resolution(ref, Status.DANGLING_PATH, files=((repo, path),))
 
     def _repo_for_url(self, owner_name: str) -> str | None:
+        """The workspace repo a blob URL's `owner/name` is: the one whose `url` says
+        so, else the one whose git remote `origin` does, else the repo of that name
+        unless its `url` or origin names another (prometheus-community's helm-charts,
+        checked as `charts`, links to helm/charts, which is not in the workspace)."""
         key = owner_name.lower()
         if key in self.index.url_slugs:
             return self.index.url_slugs[key]
+        homes = self.index.homes()
+        found = next((repo for repo, home in homes.items() if home == key), None)
+        if found is not None:
+            return found
         name = key.rsplit("/", 1)[-1]
-        return next((r for r in self.index.snapshots if r.lower() == name), None)
+        return next((r for r in self.index.snapshots if r.lower() == name and homes.get(r) is None), None)
 
     # -- anchors -----------------------------------------------------------------
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,20 @@ class RepoSpec:
         tail = self.url.rstrip("/").removesuffix(".git")
         parts = tail.replace(":", "/").split("/")
         return "/".join(parts[-2:]) if len(parts) >= 2 else None
+
+
+# A remote on a host: `https://host/owner/name(.git)` or scp-like `user@host:owner/name`.
+_REMOTE_URL = re.compile(r"(?:[a-z][a-z0-9+.-]*://[^/\s]+/|[\w.-]+@[\w.-]+:)(?P<path>[^\s]+?)(?:\.git)?/?")
+
+
+def remote_slug(url: str) -> str | None:
+    """`owner/name` of a git remote's URL on a host; None for a local path or a
+    `file://` URL (a clone of a clone names no GitHub repo)."""
+    m = _REMOTE_URL.fullmatch(url.strip())
+    if m is None or url.startswith("file:"):
+        return None
+    parts = [p for p in m.group("path").split("/") if p]
+    return "/".join(parts[-2:]) if len(parts) >= 2 else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -294,6 +294,25 @@ def test_markdown_links_slugs_and_blob_urls(ws: WorkspaceBuilder) -> None:
     assert out == [("AC101", "README.md", 2), ("AC105", "README.md", 2), ("AC105", "README.md", 4)]
 
 
+def test_a_blob_url_is_matched_by_the_repos_remote_not_only_its_name(ws: WorkspaceBuilder) -> None:
+    values = (
+        "config:\n"
+        "  # See https://github.com/helm/charts/blob/master/stable/nats/templates/monitoring-svc.yaml\n"
+        "  # and https://github.com/prometheus-community/helm-charts/blob/main/charts/gone.yaml\n"
+        "  # and https://github.com/Prometheus-Community/helm-charts/blob/main/values.yaml#L1\n"
+        "  service: nats\n"
+    )
+    charts = ws.repo("charts", {"values.yaml": values})
+    # Its origin says it is prometheus-community/helm-charts: helm/charts is another repo,
+    # whose name only happens to be this one's (before, its URL was checked here: AC105).
+    git(charts, "remote", "add", "origin", "git@github.com:prometheus-community/helm-charts.git")
+    # No remote on a host: matched by name, as before.
+    ws.repo("thing", {"a.yaml": "# https://github.com/other/thing/blob/main/nope.yaml\nk: v\n"})
+    client = ws.repo("client", {"b.yaml": "# https://github.com/acme/client/blob/main/gone.yaml\nk: v\n"})
+    git(client, "remote", "add", "origin", str(ws.root / "elsewhere" / "client"))  # a local path
+    assert sorted(codes(ws)) == [("AC105", "a.yaml", 1), ("AC105", "b.yaml", 1), ("AC105", "values.yaml", 3)]
+
+
 def test_markdown_link_reference_definitions_are_checked_like_links(ws: WorkspaceBuilder) -> None:
     ws.repo("docs", {
         "guide/install.md": "# Install\n\n## Usage\n",
@@ -455,3 +474,22 @@ def test_a_check_runs_with_the_collector_paused_and_gives_it_back(ws: WorkspaceB
     with mock.patch.object(check_module, "fingerprint", side_effect=spy):
         run_check(workspace)
     assert during == [False] and gc.isenabled()
+
+
+def test_a_remote_url_is_read_from_the_config_file_as_git_reads_it(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.gitio import GitRepo
+    from anchorcheck.workspace import remote_slug
+
+    repo = ws.repo("charts", {"a.yaml": "k: v\n"})
+    git(repo, "remote", "add", "upstream", "https://github.com/helm/charts")
+    git(repo, "remote", "add", "origin", "https://github.com/acme/charts.git")
+    git(repo, "config", "remote.origin.pushurl", "git@github.com:someone/else.git")
+    assert GitRepo(repo).remote_url() == git(repo, "config", "--get", "remote.origin.url").strip()
+    assert GitRepo(repo).remote_url("upstream") == "https://github.com/helm/charts"
+    assert GitRepo(repo).remote_url("nope") is None
+    # A linked work tree reads the main repository's config.
+    git(repo, "worktree", "add", "-q", str(ws.root / "wt"), "-b", "other")
+    assert GitRepo(ws.root / "wt").remote_url() == "https://github.com/acme/charts.git"
+    assert [remote_slug(u) for u in ("https://github.com/acme/charts.git", "git@github.com:a/b.git",
+                                     "/srv/git/charts", "file:///srv/git/a/b", "../charts")] == \
+        ["acme/charts", "a/b", None, None, None]
