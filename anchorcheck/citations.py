@@ -15,6 +15,7 @@ from anchorcheck import claims, triggers
 from anchorcheck.anchor import fold_space
 from anchorcheck.comment import Comment, JoinedText
 from anchorcheck.headings import note_definition_spans
+from anchorcheck.languages import language_of
 from anchorcheck.locations import PATH, REPO, RUN_START, looks_like_path
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.reference import Reference, RefKind
@@ -249,8 +250,17 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
         return None  # `name()` is a symbol claim, not a heading
     if path is None and quoted is None:
         return None  # an unquoted heading needs a location to be told from prose
+    if quoted is not None and path is not None and _CODE_NAME.fullmatch(name) \
+            and any(ch.islower() for ch in name) and language_of(path) != "markdown":
+        # "see `addReplyHumanLongDouble` in networking.c" names code: outside Markdown a
+        # heading is caps words (or a Note, cited as one), never one mixed-case token.
+        return None
     return Reference.make(RefKind.HEADING, line, col, text, name=name, target_repo=repo,
                           target_path=path)
+
+
+# One identifier, perhaps qualified (`mod.name`, `Class::method`, `$el`).
+_CODE_NAME = compiled_on_use(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 
 
 def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:

@@ -162,3 +162,13 @@ def test_hints_hold_wherever_their_patterns_match(text: str) -> None:
     # Written to start with its letters; the same as the pattern it replaced.
     before = re.compile(r"\b(?:at|on)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d")
     assert [m.span() for m in _AT_HINT.finditer(text)] == [m.span() for m in before.finditer(text)]
+
+
+def test_a_quoted_name_in_code_is_no_heading() -> None:
+    # redis's module.c: "(see `addReplyHumanLongDouble` in networking.c)" names a function.
+    assert refs("/* (see `addReplyHumanLongDouble` in networking.c). */\n", "c") == []
+    assert refs("# see `jobs.Manager.start` in runtime/jobs.py\n") == []
+    # One token may still head a Markdown section, and caps words are a heading.
+    assert refs("# see `Usage` in docs/README.md\n") == [("heading", "Usage", None, "docs/README.md")]
+    assert refs("# see `ROLLBACK` in deploy.yaml\n") == [("heading", "ROLLBACK", None, "deploy.yaml")]
+    assert refs("# see 'Rollback path' in deploy.yaml\n") == [("heading", "Rollback path", None, "deploy.yaml")]
