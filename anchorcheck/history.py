@@ -244,8 +244,8 @@ def _may_define(line: str, name: str, at: int) -> bool:
     of GHC, when nothing else is left to run. A definition of `name` opens the line
     (`name =`, `name ::`), follows a keyword and blanks (`data name`), or is an import
     line's; a hypothesis test compares the answers with names_defined_in's alone."""
-    if at == 0 or "import" in line:
-        return True
+    if at == 0 or "import" in line or (line[:1] in _IDENT_START and "(" in line):
+        return True  # (the last: a C-style function may start the line; matched whole)
     while at >= 0:
         before = line[:at]
         gap = before.rstrip(_BLANKS)
@@ -288,8 +288,9 @@ def repo_removals(
 
 
 def _removals_key(commit: str, depth: int) -> str:
-    # v2: code files only; v3: the commits as history_commits lists them; v4: by file
-    return f"removals:v4:{commit}:{depth}"
+    # v2: code files only; v3: the commits as history_commits lists them; v4: by file;
+    # v5: no keyword in a comment line, C-style functions defined
+    return f"removals:v5:{commit}:{depth}"
 
 
 class ParsedLog:
@@ -339,7 +340,7 @@ def _parse_log(log: Background) -> dict[str, CommitEvents]:
 
 
 # + a commit's sha: its CommitEvents, stored as [subject, [[name, sign, path], ...]]
-_EVENTS_KEY = "history-events:v2:"  # v2: one event per name and file
+_EVENTS_KEY = "history-events:v3:"  # v2: one event per name and file; v3: no comment lines
 
 
 def _cached_events(cache: BlobCache | None, shas: Sequence[str]) -> dict[str, CommitEvents]:
@@ -430,13 +431,18 @@ def names_defined_in(lines: str) -> set[str]:
 _DEFINITION_KEYWORDS = (*_KEYWORD_LIST, "const", "let", "var")
 _DEFINING_WORDS = frozenset((*_DEFINITION_KEYWORDS, "import", "from"))
 _BLANKS = " \t\r\x0b\x0c"
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 # What names_defined_in matches, on each line by itself (`[^\S\n]`: space but not a
 # line break) and in ASCII, as git's PCRE reads it.
+# The last alternative is a C-style function at the start of a line, its types before
+# it (`void hashTypeSetExDone(HashTypeSetEx *ex) {`, a prototype, `gnu_style (x)`):
+# no keyword says so, and redis's hashTypeSetExDone, defined so, was reported removed.
 _DEFINITION = compiled_on_use(
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)[^\S\n]+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*[^\S\n]*(?:=(?!=)|::)"
-    r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+",
+    r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+"
+    r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=[^\S\n]*\()",
     re.MULTILINE | re.ASCII,
 )
 # The lines git picks for it: every line it matches, with PCRE, or where git lacks it
@@ -445,12 +451,14 @@ _DEFINITION_PERL = (
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*\s*(?:=(?!=)|::)"
     r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+"
+    r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=\s*\()"
 )
 _DEFINITION_POSIX = (
     rf"{_KEYWORDS}[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
     r"(const|let|var)[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
     r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(::|=)",
     r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
+    r"^([A-Za-z_][A-Za-z0-9_*&:<>,[:blank:]]*[*&[:blank:]])?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(",
 )
 
 
@@ -541,7 +549,8 @@ def _events(diff: str) -> list[tuple[int, str, bool]]:
             m = _KEYWORD_DEFINITION.match(diff, i)
             if m is not None:
                 start = diff.rfind("\n", 0, i) + 1
-                if diff[start] in "+-" and not diff.startswith(("+++", "---"), start):
+                if diff[start] in "+-" and not diff.startswith(("+++", "---"), start) \
+                        and _COMMENT_LINE.match(diff, start + 1) is None:
                     first = firsts.get(start)
                     if first is None or i < first[0]:
                         firsts[start] = (i, m.group("a"))
@@ -573,8 +582,12 @@ _KEYWORD_DEFINITION = compiled_on_use(
 _ASSIGNED_LINE = r"(?!\+\+\+|---)(?P<sign>[-+])(?P<b>[A-Za-z_][A-Za-z0-9_]*)[^\S\n]*(?:=[^=\n]|::)"
 _ASSIGNED = compiled_on_use(rf"\n{_ASSIGNED_LINE}")
 _ASSIGNED_FIRST = compiled_on_use(_ASSIGNED_LINE)
+# A line that is a comment: its keywords are prose ("done by function
+# hashTypeSetExDone()" in a C comment removed by a redis commit was a removal).
+_COMMENT_LEADERS = r"[^\S\n]*(?:#|//|/\*|\*|--|;|\{-)"
+_COMMENT_LINE = compiled_on_use(_COMMENT_LEADERS)
 _EVENT = compiled_on_use(
-    rf"^(?!\+\+\+|---)(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}[^\S\n]+"
+    rf"^(?!\+\+\+|---)(?P<sign>[-+])(?:(?!{_COMMENT_LEADERS}).*?\b{_KEYWORDS.replace('(', '(?:', 1)}[^\S\n]+"
     r"(?P<a>[A-Za-z_$][\w$]*)(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)[^\S\n]*(?:=[^=\n]|::))",
     re.MULTILINE,
 )

@@ -220,6 +220,24 @@ def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder
                          "in runtime ('drop the healthz report') removed it from jobs.py")
 
 
+def test_a_c_function_is_defined_and_a_comment_line_removes_nothing(ws: WorkspaceBuilder) -> None:
+    # redis: a commit rewrote a comment "... done by function hashTypeSetExDone()", read
+    # as a removal, and the function, defined C-style (no keyword), as not defined: AC203.
+    from anchorcheck.repobuilder import commit
+
+    before = ("/* Updates are\n * done by function set_done().\n */\n"
+              "void set_done(Ctx *ex) {\n  notify(ex);\n}\n")
+    after = "/* Updates end with set_done(). */\nvoid set_done(Ctx *ex) {\n  notify(ex);\n}\n"
+    server = ws.repo("server", {"t_hash.c": before, "helpers.py": "def flush():\n    pass\n\n\ndef old_helper():\n    pass\n"})
+    commit(server, {"t_hash.c": after}, "rewrite the comment")
+    # flush leaves the Python helpers, but t_hash.c defines it C-style; old_helper is gone.
+    server_c = after + "int flush(void) {\n  return 0;\n}\n"
+    commit(server, {"t_hash.c": server_c, "helpers.py": "x = 1\n"}, "drop the Python helpers")
+    ws.repo("client", {"a.py": "# calls set_done(), flush() and old_helper()\nx = 1\n"})
+    out = [(c, p, line, msg.split(" is ")[0]) for c, p, line, msg, _ in findings(ws)]
+    assert out == [("AC203", "a.py", 1, "old_helper")]
+
+
 def test_ac202_and_ac203_read_one_search_of_the_repos(ws: WorkspaceBuilder) -> None:
     # AC203 has a candidate to look up, so every repo is searched once, for it and for
     # the symbol claims' names too; AC202 reads that search for its missing symbol.

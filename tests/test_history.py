@@ -39,7 +39,9 @@ _FILES: dict[str, str | bytes] = {
     "b.hs": "module M where\nsig :: Int\nsig = 1\ndata T = T\nnewtype N = N Int\ntype Alias = T\n"
             "  indentedSig :: Int\nf x = x\n",
     "c.js": "const $el = 1;\nlet _private = 2\nvar x$y = 3\nfunction fn_js() {}\nexport class Exported {}\n",
-    "d.c": "struct point { int x; };\nenum colour { RED };\nstatic int helper(void);\n",
+    "d.c": "struct point { int x; };\nenum colour { RED };\nstatic int helper(void);\n"
+           "void c_defined(HashTypeSetEx *ex) {\n  c_called(ex);\n}\nint y = c_init(3);\n"
+           "unsigned long\ngnu_style (int a)\n{\n}\nstatic struct point *make_point(int x);\n",
     "e.py": b"def caf\xe9(): pass\ndef after_latin1(): pass\n",
     "notes.txt": "def not_read_here\n",  # not a file anchorcheck reads
 }
@@ -77,9 +79,9 @@ def test_defined_names_match_the_pcre_pattern_they_were_listed_with(tmp_path: Pa
     assert now - {"caf"} == before
     assert {"top", "inner", "tabbed", "CONST", "alpha", "beta_two", "indented", "sig", "T", "N", "Alias",
             "$el", "_private", "x$y", "fn_js", "Exported", "point", "colour", "after_latin1",
-            "undef_thing", "split_over_lines"} <= now
+            "undef_thing", "split_over_lines", "helper", "c_defined", "gnu_style", "make_point"} <= now
     assert not {"not_def", "notakeyword", "not_read_here", "f",
-                "indentedSig", "undefx",
+                "indentedSig", "undefx", "c_called", "c_init",
                 "after_form_feed"} & now  # `^name =`: a form feed is not the start of the line
     # The lines git picks without PCRE give the same names.
     posix = "".join(git._grep(("-h",), "-E", p, head, READ_PATHSPECS) or "" for p in _DEFINITION_POSIX)
@@ -273,7 +275,7 @@ def _patch_log(commits: list[tuple[str, list[tuple[str, list[str]]]]]) -> str:
 @settings(max_examples=300, deadline=None)
 @given(commits=_COMMITS)
 # The cases a random log seldom holds: a `+--` comment line is an added line, not a
-# header; `NAME =` at a line's end assigns nothing; "diff --git" inside a line starts no
+# header (and its `type variable` is prose); `NAME =` at a line's end assigns nothing; "diff --git" inside a line starts no
 # file; the last line of a file's diff has no line break after it.
 @example(commits=[("s1", [("a.hs", ["+-- a type variable"])]), ("s2", [("a.hs", ["-type variable"])])])
 @example(commits=[("s1", [("a.py", ["-the type", "index 00..11"])])])
@@ -295,7 +297,10 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
     from anchorcheck.languages import language_of
 
     log = _patch_log(commits)
-    event = re.compile(rf"^(?P<sign>[-+])(?:.*?\b{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)"
+    # A keyword on a comment line (after its sign: blanks, then #, //, /*, *, --, ; or {-)
+    # is prose, not a definition.
+    event = re.compile(rf"^(?P<sign>[-+])(?:(?!\s*(?:#|//|/\*|\*|--|;|\{{-)).*?\b"
+                       rf"{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)"
                        r"(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::))")
     # (name, path) -> the signs of its events in the newest commit that has any there
     newest: dict[tuple[str, str], tuple[int, str, str, set[str]]] = {}
