@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import posixpath
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
@@ -31,7 +32,17 @@ class Status(StrEnum):
     AMBIGUOUS = "ambiguous"  # AC103
     UNKNOWN_REPO = "unknown-repo"  # AC104
     DANGLING_PATH = "dangling-path"  # AC105
-    EXTERNAL = "external"  # a URL into a repo outside the workspace: not ours to check
+    # Not ours to check: a URL into a repo outside the workspace, or a page of generated
+    # documentation (`struct.Runtime.html` in a Rust doc comment) that no file is.
+    EXTERNAL = "external"
+
+
+# What a heading's slug is made of (anchor.github_slug); a fragment with anything else
+# can name no heading.
+_SLUG_SHAPE = re.compile(r"[\w-]*")
+# What a site or a documentation generator writes: a link to one is a page, maybe of
+# a Markdown file (`guide.html` from `guide.md`), maybe generated.
+_PAGES = (".html", ".htm")
 
 
 @functools.cache
@@ -269,8 +280,18 @@ class Resolver:
                 elsewhere = self._named(ref.name or "")
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
+            if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(_PAGES):
+                # An HTML page that is no file here is a page of generated documentation
+                # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
+                # config.html#stylesheet-path`): 26 false AC105/AC103 in tokio alone.
+                return Resolution(ref, Status.EXTERNAL)
             return located
         if ref.kind not in (RefKind.HEADING, RefKind.SLUG):  # a file, lines, a symbol, a fact
+            return Resolution(ref, Status.RESOLVED, files=located)
+        if ref.kind is RefKind.SLUG and all(path not in self.index.snapshots[repo].paths
+                                            for repo, path in located):
+            # A fragment of a directory's page: GitHub shows its README, a site its
+            # index; which one is meant cannot be told, so only the directory is checked.
             return Resolution(ref, Status.RESOLVED, files=located)
         return self._in_files(ref, located)
 
@@ -289,17 +310,22 @@ class Resolver:
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
         if ref.relative:
             if path.startswith("/"):
-                return self._in_repo(ref, ref.repo, path.lstrip("/"))
+                return self._from_a_root(ref, path.lstrip("/"))
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
             if joined.startswith("../") or joined == "..":
                 return Resolution(ref, Status.DANGLING_PATH)
-            return self._in_repo(ref, ref.repo, joined)
+            page = self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
+            if page is not None:
+                return ((ref.repo, page),)
+            return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
         path = path.lstrip("/")
         if self.index.has_file(ref.repo, path):
             return ((ref.repo, path),)
         head, _, rest = path.partition("/")
         if rest and head in self.index.snapshots and self.index.has_file(head, rest):
             return ((head, rest),)
+        if path.lower().endswith(_PAGES):
+            return Resolution(ref, Status.DANGLING_PATH)  # an HTML page: not looked for elsewhere
         matches = self.index.ending_with(path)
         if len(matches) == 1:
             return (matches[0],)
@@ -311,6 +337,37 @@ class Resolver:
                 return local
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
+
+    def _from_a_root(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
+        """A root-relative link (`/images/x.png`): from the repo's root, as GitHub reads
+        it, else from a directory above the citing file, the root of a site built from
+        it (a MkDocs `site-src/`: 121 false AC105 in one vendored site)."""
+        parts = ref.path.split("/")[:-1]
+        for depth in range(len(parts) + 1):
+            root = "/".join(parts[:depth])
+            page = self._page(ref.repo, f"{root}/{path}" if root else path)
+            if page is not None:
+                return ((ref.repo, page),)
+        return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
+
+    def _page(self, repo: str, path: str) -> str | None:
+        """The file or directory a link's path names in `repo`, or the page a site
+        builds there: `guide` or `guide/` from `guide.md`, `guide/index.md` or
+        `guide/README.md`, `guide.html` from `guide.md`. None when there is none."""
+        bare = path.rstrip("/")
+        if not bare:
+            return ""  # the root
+        if self.index.has_file(repo, bare):
+            return bare
+        base = bare.rpartition("/")[2]
+        _, dot, ext = base.rpartition(".")
+        if not dot:
+            routes: tuple[str, ...] = (f"{bare}.md", f"{bare}/index.md", f"{bare}/README.md")
+        elif f".{ext.lower()}" in _PAGES:
+            routes = (bare[:len(bare) - len(ext) - 1] + ".md",)
+        else:
+            return None
+        return next((r for r in routes if self.index.has_file(repo, r)), None)
 
     def _in_repo(self, ref: Reference, repo: str, path: str) -> tuple[FileId, ...] | Resolution:
         if self.index.has_file(repo, path):
@@ -341,6 +398,12 @@ class Resolver:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
             return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
+        if ref.kind is RefKind.SLUG and len(files) == 1 and _SLUG_SHAPE.fullmatch(
+                name.lower().removeprefix("user-content-")) is None:
+            # No heading has this fragment (`#gateway.networking.k8s.io/v1beta1.Gateway`):
+            # an HTML id or generated content names it, which is not indexed. The file is
+            # checked; the fragment is not.
+            return Resolution(ref, Status.RESOLVED, files=files)
         if len(files) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))
         if ref.kind is RefKind.HEADING:

@@ -493,3 +493,44 @@ def test_a_remote_url_is_read_from_the_config_file_as_git_reads_it(ws: Workspace
     assert [remote_slug(u) for u in ("https://github.com/acme/charts.git", "git@github.com:a/b.git",
                                      "/srv/git/charts", "file:///srv/git/a/b", "../charts")] == \
         ["acme/charts", "a/b", None, None, None]
+
+
+def test_links_into_a_documentation_site_resolve_as_the_site_builds_them(ws: WorkspaceBuilder) -> None:
+    page = (
+        "# Guide\n\n"
+        "![basic](/images/basic.png) and [community](/contributing/community), and its\n"  # 3
+        "[index](/contributing/) and [spec](/references/spec/#gateway.k8s.io/v1.Gateway).\n"  # 4
+        "[Usage](other.html#usage), [bad](other.html#nope), [gone](/nowhere/page).\n"  # 5
+        "[release notes](/#v060), [root](./) and [spec again](spec.md#a.b/C).\n"  # 6
+    )
+    ws.repo("site", {
+        "docs/guide/page.md": page,
+        "docs/guide/other.md": "# Other\n\n## Usage\n",
+        "docs/guide/spec.md": "REPLACE_WITH_GENERATED_CONTENT\n",
+        "docs/images/basic.png": "png",
+        "docs/contributing/community.md": "# Community\n",
+        "docs/contributing/index.md": "# Contributing\n",
+        "docs/references/spec.md": "REPLACE_WITH_GENERATED_CONTENT\n",
+    })
+    # From the repo's root, as GitHub reads them, else from a directory above the page
+    # (the site's root, docs/); `x/` and `x` are x.md, x/index.md or x/README.md, and
+    # x.html is x.md. A fragment no heading's slug can be (`gateway.k8s.io/v1.Gateway`)
+    # names an HTML id or generated content: only its file is checked.
+    assert codes(ws) == [("AC101", "docs/guide/page.md", 5), ("AC105", "docs/guide/page.md", 5)]
+
+
+def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -> None:
+    lib = (
+        "//! Use a [`Builder`] to make a [`Runtime`].\n"
+        "//!\n"
+        "//! [`Builder`]: ../tokio/runtime/struct.Builder.html\n"
+        "//! [`Runtime`](runtime/struct.Runtime.html), and see\n"
+        "//! index.html#driving-the-runtime and cf. config.html#stylesheet-path.\n"
+        "pub fn f() {}\n"
+    )
+    ws.repo("tokio", {"tokio/src/lib.rs": lib, "a/index.html": "<html/>", "b/index.html": "<html/>",
+                      "docs/guide.md": "See [the page](missing.html) and [this one](../a/index.html).\n"})
+    # No such file here: a page rustdoc or a docs build writes, not a file of the repo
+    # (and `index.html` is not looked for as a suffix anywhere). A Markdown link to an
+    # HTML page in the repo is still checked as a file.
+    assert codes(ws) == []
