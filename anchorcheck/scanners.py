@@ -221,7 +221,7 @@ _FIRST: Mapping[str, re.Pattern[str] | None] = _OnFirstUse(
 
 _YAML_BLOCK_SCALAR = compiled_on_use(r"(?:^|[:\-]\s+|^\s*)(?P<indicator>[|>])[-+0-9]*\s*(?:#.*)?$")
 _YAML_ENTRY_LEAD = compiled_on_use(r" *(?:- +)*")  # indentation and sequence dashes before a key
-_OPENERS = compiled_on_use(r"^(?:#+|//+|--+|;+|dnl\b)")
+_OPENERS = compiled_on_use(r"^(?:#+|//+!?|--+|;+|dnl\b)")  # `//!`: Rust's and Doxygen's inner doc comments
 
 
 # Span kinds: what the scanner found, before any Comment is built.

@@ -2,11 +2,16 @@
 
 Comments quote what tools print: a debugger's backtrace (`... at Fib.hs:9`), a
 compiler's error (`Defined at bug4.lhs:2`), a doctest's result (`"output/Foo.hs#foo"`).
-Those locations are not claims about the workspace's files, and checked as claims
-they are dangling or ambiguous paths (9 of the 15 such findings on GHC and seven
-Python packages were). Two conventions mark such text, and file claims are not read
-inside them (Notes, headings, links and `restates` still are):
+Those locations are not claims about the workspace's files: checked as claims they
+were 7 of the 12 dangling-path errors on GHC and seven Python packages. Nor is a caps
+line there a heading (a diagram's `INPUT  DECODED`, a dump's `COERCION AXIOMS`).
+Three conventions mark such text; file claims and caps headings are not read inside
+it (Notes, cited headings, links and `restates` still are):
 
+- a fenced code block (a line opening with three or more backticks, or tildes after a
+  blank line, up to the closing fence): doc comments are Markdown in Rust and
+  elsewhere. (Right under a line, `~~~~` is a rule: GHC's Notes underline their
+  titles so);
 - a doctest example: a `>>>` line and the lines after it up to a blank line (Python's
   doctest, Haddock's examples);
 - a display block: after a blank line, a run of lines indented deeper than the
@@ -22,6 +27,7 @@ import re
 
 from anchorcheck.comment import Comment
 
+_FENCE = re.compile(r"`{3,}|~{3,}")
 _LIST_ITEM = re.compile(r"(?:[-*+•]|\d{1,3}[.)]|\(\w{1,3}\))(?:\s|$)")
 _MARKDOWN_CODE_INDENT = 4
 
@@ -57,6 +63,20 @@ def verbatim_lines(comment: Comment) -> frozenset[int]:
             i += 1
             continue
         body = lines[i].text.strip()
+        fence = _FENCE.match(body)
+        if fence is not None and (body[0] == "`" or i == 0 or indents[i - 1] is None):
+            # A fenced code block (a doc comment's Markdown: rustdoc, TSDoc, Javadoc's
+            # Markdown), up to its closing fence or the comment's end.
+            mark = fence.group(0)
+            out.add(lines[i].line)
+            i += 1
+            while i < n:
+                out.add(lines[i].line)
+                closing = lines[i].text.strip()
+                i += 1
+                if closing.startswith(mark[0] * len(mark)) and not closing.strip(mark[0]):
+                    break
+            continue
         if body.startswith(">>>"):
             while i < n and indents[i] is not None:
                 out.add(lines[i].line)

@@ -122,3 +122,36 @@ def test_a_caps_line_in_pasted_output_heads_nothing() -> None:
     assert ("note", "Wildcards in axioms", 2) in anchors
     assert ("caps-heading", "PREPARE FOR CODE GENERATION", 17) in anchors
     assert not [a for a in anchors if a[1] == "COERCION AXIOMS"]
+
+
+RUST_DOC = """\
+//! The following frame will be decoded as such:
+//!
+//! ```text
+//!          INPUT                        DECODED
+//! +-- len ---+--- Payload ---+     +--- Payload ---+
+//! | see src/frame.rs:3 |
+//! ```
+//!
+//! DECODED FRAMES ARE SPLIT
+//! as the length field says; see src/codec.rs:12.
+pub fn f() {}
+"""
+
+
+def test_a_fenced_block_in_a_doc_comment_is_verbatim() -> None:
+    index = extract(RUST_DOC, "rust", ExtractOptions())
+    assert [(a.name, a.line) for a in index.anchors] == [("DECODED FRAMES ARE SPLIT", 9)]
+    assert [(r.text, r.line) for r in index.references] == [("src/codec.rs:12", 10)]
+    # An unclosed fence runs to the comment's end.
+    assert _verbatim("# ~~~~\n# x.py:3\n# y.py:4\n", "python") == {1, 2, 3}
+    assert _verbatim("# ```\n# x.py:3\n# ````\n# y.py:4\n", "python") == {1, 2, 3}
+
+
+def test_a_notes_rule_opens_no_fence() -> None:
+    text = ("{-\nNote [Exact print]\n~~~~~~~~~~~~~~~~~~\nGiven a tree...\n\nNON-COMMENT ELEMENTS\n\n"
+            "Every element (see GC.c:revert()).\n-}\nmodule M where\n")
+    index = extract(text, "haskell", ExtractOptions())
+    assert ("NON-COMMENT ELEMENTS", 6) in [(a.name, a.line) for a in index.anchors]
+    assert [r.text for r in index.references if r.kind.value == "symbol"] == ["GC.c:revert()"]
+    assert _verbatim("# Text.\n#\n# ~~~\n# x.py:3\n# ~~~\n", "python") == {3, 4, 5}
