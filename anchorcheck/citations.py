@@ -54,7 +54,9 @@ _FRAGMENT = compiled_on_use(
     r"\.[A-Za-z0-9]{1,10})#(?:L(?P<l1>\d+)(?:-L?(?P<l2>\d+))?\b|(?P<caps>"
     # A GitHub slug is lower case; `Boolean.html#parseBoolean` (a wrapped Javadoc URL)
     # is not one.
-    rf"{_CAPS})|(?P<slug>[a-z0-9_-]{{0,200}}[a-z0-9_])(?![\w%]))"
+    # (`config.md#pydantic.config.ConfigDict` is no slug `pydantic`: a `.` and a word
+    # character go on with the fragment; a sentence's last `.` does not.)
+    rf"{_CAPS})|(?P<slug>[a-z0-9_-]{{0,200}}[a-z0-9_])(?![\w%]|\.\w))"
 )
 # Every _FRAGMENT match holds this (a file extension right before its `#`); a `#`
 # alone (GHC's `Int#`, `#if`) does not make _FRAGMENT worth trying at every position.
@@ -65,7 +67,8 @@ _MD_LINK = compiled_on_use(
 )
 # A Markdown link reference definition, `[label]: target "title"`, on its own line.
 _MD_REF_DEF = compiled_on_use(
-    r"(?m)^[ \t]{0,3}\[[^\]\n]{1,300}\]:[ \t]*(?P<target><[^<>\n]{1,500}>|[^\s<>]{1,500})"
+    # (Not a footnote, `[^1]: This is done...`.)
+    r"(?m)^[ \t]{0,3}\[(?!\^)[^\]\n]{1,300}\]:[ \t]*(?P<target><[^<>\n]{1,500}>|[^\s<>]{1,500})"
 )
 _URL = compiled_on_use(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
 _BLOB_URL = compiled_on_use(

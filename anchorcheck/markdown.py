@@ -17,7 +17,7 @@ markdown-it-py still renders a heading's inline markup to the text GitHub slugs
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from markdown_it import MarkdownIt
@@ -74,25 +74,60 @@ def read_markdown(
     parsed = 0
     for block in read_blocks(document_lines(lines)):
         if block.kind == "heading":
-            if parsed < _MAX_PARSED_HEADINGS or _INLINE_MARKUP.isdisjoint(block.title):
-                parsed += not _INLINE_MARKUP.isdisjoint(block.title)
-                title = fold_space(_plain_text(block.title))
+            source, custom = block.title, _ATTRIBUTES.search(block.title)
+            if custom is not None:  # `## Type hints {#type-hints}`: its id is the fragment
+                source = source[:custom.start()]
+            if parsed < _MAX_PARSED_HEADINGS or _INLINE_MARKUP.isdisjoint(source):
+                parsed += not _INLINE_MARKUP.isdisjoint(source)
+                title = fold_space(_plain_text(source))
             else:
-                title = fold_space(_approximate_text(block.title))
+                title = fold_space(_approximate_text(source))
             if not title:
                 continue
-            slug = github_slug(title)
-            # GitHub numbers repeated slugs: the second "Usage" is #usage-1.
-            n = seen_slugs.get(slug, 0)
-            seen_slugs[slug] = n + 1
-            if n:
-                slug = f"{slug}-{n}"
+            if custom is not None:
+                slug = custom.group(1)
+            else:
+                slug = github_slug(title)
+                # GitHub numbers repeated slugs: the second "Usage" is #usage-1.
+                n = seen_slugs.get(slug, 0)
+                seen_slugs[slug] = n + 1
+                if n:
+                    slug = f"{slug}-{n}"
             first = lines[block.start]
             col = len(first) - len(first.lstrip())
             anchors.append(Anchor.make(title, AnchorKind.MARKDOWN, block.start + 1, col, slug))
+        # (A heading's own `<a name="x"></a>` too.)
+        anchors.extend(_explicit_anchors(lines, block))
         if keep is None or keep(body := "\n".join(lines[block.start:block.end]), 0, len(body)):
             comments.append(_comment(lines, block))
     return comments, anchors
+
+
+# Ids given by hand, which sites and GitHub link to as they do to headings: a heading's
+# `{#id}` (attribute lists: MkDocs, Pandoc, kramdown, Hugo), an attribute list alone on
+# its line (`{: #id }`, MkDocs' for the block above it), and HTML's `id="x"`, or
+# `name="x"` on an `<a>`, in a heading or not. (pydantic's docs link 33 such ids.)
+_ATTRIBUTES = compiled_on_use(r"[ \t]*\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+# mkdocs-autorefs' anchor: an empty link given an id, `[](){#typeddict}`.
+_ANCHOR_LINE = compiled_on_use(r"[ \t]*(?:\[\]\(\))?\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}[ \t]*")
+_HTML_ID = compiled_on_use(
+    r"""<(?:[A-Za-z][\w-]*[^<>]*?\sid|a\b[^<>]*?\sname)[ \t]*=[ \t]*["']([^"'<>]+)["']""")
+
+
+def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
+    """The ids given by hand in a prose or HTML block: each an anchor named and slugged
+    by its id."""
+    for n in range(block.start, min(block.end, len(lines))):
+        line = lines[n]
+        found: list[re.Match[str]] = []
+        if "{" in line:
+            attribute = _ANCHOR_LINE.fullmatch(line)
+            found = [attribute] if attribute is not None else []
+        if not found and "=" in line and "<" in line:
+            found = list(_HTML_ID.finditer(line))
+        for m in found:
+            name = m.group(1)
+            yield Anchor.make(name, AnchorKind.MARKDOWN, n + 1, m.start(1), name)
 
 
 def document_lines(lines: list[str]) -> list[str]:

@@ -8,7 +8,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
@@ -17,6 +17,7 @@ from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.gitio import GitRepo
 from anchorcheck.headings import HeadingOptions, caps_heading_text
+from anchorcheck.languages import language_of
 from anchorcheck.lazy import LazyPaths
 from anchorcheck.reference import Reference, RefKind
 from anchorcheck.suggest import Suggester, suggest
@@ -303,7 +304,9 @@ class Resolver:
             repo = self._repo_for_url(ref.target_repo or "")
             if repo is None:
                 return Resolution(ref, Status.EXTERNAL)
-            return self._in_repo(ref, repo, path)
+            # GitHub reads `tree/main//test/e2e/a.go` as `test/e2e/a.go` (ingress-nginx's
+            # generated e2e docs link 560 files so).
+            return self._in_repo(ref, repo, "/".join(part for part in path.split("/") if part))
         if ref.target_repo is not None:
             if ref.target_repo not in self.index.snapshots:
                 return Resolution(ref, Status.UNKNOWN_REPO)
@@ -312,13 +315,31 @@ class Resolver:
             if path.startswith("/"):
                 return self._from_a_root(ref, path.lstrip("/"))
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
-            if joined.startswith("../") or joined == "..":
-                return Resolution(ref, Status.DANGLING_PATH)
-            page = self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
+            page = None if joined.startswith("../") or joined == ".." else \
+                self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
+            if language_of(ref.path) != "markdown":
+                # A link in a docstring or doc comment is relative to the page it is
+                # shown on, not to the source file (mkdocstrings: pydantic's
+                # `[Alias](../concepts/alias.md)` in pydantic/aliases.py is docs/concepts/
+                # alias.md): looked for as a path written without its `../`.
+                bare = path.lstrip("/")
+                while bare.startswith(("../", "./")):
+                    bare = bare.partition("/")[2]
+                found = self._locate(replace(ref, target_path=bare, relative=False)) if bare else None
+                if found is not None and not isinstance(found, Resolution):
+                    return found
+                if isinstance(found, Resolution) and found.status is Status.AMBIGUOUS:
+                    return found.files  # (which page shows it decides: it is there)
+            if joined.startswith("../") or joined == "..":
+                return Resolution(ref, Status.DANGLING_PATH)
             return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
         path = path.lstrip("/")
+        while path.startswith(("./", "../")):
+            # Outside a Markdown link a path has no file to be relative to (pydantic's
+            # docstrings: `[Unions]: ../concepts/unions.md#...`): what follows is looked for.
+            path = path.partition("/")[2]
         if self.index.has_file(ref.repo, path):
             return ((ref.repo, path),)
         head, _, rest = path.partition("/")
@@ -423,7 +444,7 @@ class Resolver:
             return False
         if ref.kind is RefKind.SLUG:
             frag = (ref.name or "").lower().removeprefix("user-content-")
-            return anchor.slug == frag
+            return anchor.slug.lower() == frag  # (an id given by hand may have capitals)
         return anchor.name == ref.name
 
     def _named(self, name: str) -> list[Anchor]:

@@ -534,3 +534,29 @@ def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -
     # (and `index.html` is not looked for as a suffix anywhere). A Markdown link to an
     # HTML page in the repo is still checked as a file.
     assert codes(ws) == []
+
+
+def test_docs_site_conventions_resolve_and_history_is_not_checked(ws: WorkspaceBuilder) -> None:
+    aliases = (
+        'class AliasPath:\n'
+        '    """Usage docs: [AliasPath](../concepts/alias.md#aliaspath).\n\n'   # 2: as shown in docs/api/
+        '    [Unions]: ../concepts/unions.md#discriminated-unions\n'              # 4: no file to be relative to
+        '    [Gone](../concepts/gone.md) and [config](config.md).\n'              # 5: gone; config.md twice
+        '    """\n'
+    )
+    ws.repo("pydantic", {
+        "pydantic/aliases.py": aliases,
+        "docs/concepts/alias.md": "# Alias\n\n## AliasPath\n",
+        "docs/concepts/unions.md": "# Unions\n\n## Discriminated unions\n",
+        "docs/concepts/config.md": "# Config\n",
+        "docs/api/config.md": "::: pydantic.config\n",
+        "docs/why.md": (
+            "See [hints](#type-hints), [strict](#Strict.Lax), [t](#typeddict), [bad](#nope).\n\n"  # 1
+            "## Type hints {#type-hints}\n\nText <span id='Strict.Lax'>x</span>.\n\n[](){#typeddict}\n\n"
+            "A note.[^1]\n\n[^1]: This is done unconditionally.\n"                               # 11
+        ),
+        "HISTORY.md": "## v2\n\n* Remove `old_helper()`; see [docs](docs/removed.md).\n",
+        "changelog/v1.md": "* [Gone](../docs/gone.md)\n",
+        "docs/e2e.md": "[a](https://github.com/acme/pydantic/tree/main//docs/why.md#type-hints)\n",
+    })
+    assert codes(ws) == [("AC101", "docs/why.md", 1), ("AC105", "pydantic/aliases.py", 5)]

@@ -85,3 +85,20 @@ def test_a_hundred_kb_of_one_line_blocks_is_read_in_well_under_a_second() -> Non
         start = time.perf_counter()
         extract(text, "markdown", ExtractOptions())
         assert time.perf_counter() - start < 1.0, unit
+
+
+def test_ids_given_by_hand_are_anchors() -> None:
+    doc = (
+        "# Why use it? {#why}\n\n"                                        # 1: attribute list
+        "### Implementing `x` <a name=\"implementing_x\"></a>\n\n"        # 3: HTML in a heading
+        "Text <span id='Strict.Lax'>here</span>.\n\n"                      # 5: any tag's id
+        "!!! note\n    Something.\n    {: #field-after-validator }\n\n"   # 9: alone on its line
+        "[](){#typeddict}\n\n"                                             # 11: mkdocs-autorefs
+        "```\n<a id=\"in-code\"></a>\n{#in-code-too}\n```\n"               # code: none
+    )
+    anchors = [(a.name, a.slug, a.line) for a in extract(doc, "markdown", ExtractOptions()).anchors]
+    assert anchors == [
+        ("Why use it?", "why", 1), ("Implementing x", "implementing-x", 3),
+        ("implementing_x", "implementing_x", 3), ("Strict.Lax", "Strict.Lax", 5),
+        ("field-after-validator", "field-after-validator", 9), ("typeddict", "typeddict", 11),
+    ]
