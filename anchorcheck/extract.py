@@ -12,14 +12,14 @@ from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.citations import find_references
 from anchorcheck.claims import find_mentions
 from anchorcheck.comment import JoinedText
-from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors
+from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors, rust_doc_headings
 from anchorcheck.pickling import by_constructor
 from anchorcheck.reference import Reference
 from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
 from anchorcheck.triggers import INTEREST, keep_test
 
-EXTRACTOR_VERSION = 19
+EXTRACTOR_VERSION = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +66,8 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
             if options.headings.notes else None
         if language == "haskell":
             anchors.extend(haddock_anchors(comments))
+        elif language == "rust" and options.markdown and "//" in text:
+            anchors.extend(rust_doc_headings(text))
     refs: list[Reference] = []
     mentions: dict[str, tuple[str, int, int]] = {}
     suppressions: list[Suppression] = []

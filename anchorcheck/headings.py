@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from anchorcheck.anchor import Anchor, AnchorKind
+from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug
 from anchorcheck.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.verbatim import Verbatim
@@ -264,3 +264,47 @@ def haddock_anchors(comments: list[Comment]) -> Iterator[Anchor]:
                 if name.isupper():
                     continue  # `{-#UNPACK#-}` is a pragma, not an anchor
                 yield Anchor.make(name, AnchorKind.HADDOCK, cl.line, cl.col + m.start(), slug=name)
+
+
+# Rust's doc comments (`///`, `//!`) are Markdown, and rustdoc gives their headings
+# GitHub's fragments: `[here](#borrow_and_update-versus-borrow)` in tokio's watch.rs is
+# its `//! ## [`borrow_and_update`] versus [`borrow`]`. Read from the text, not the
+# comment blocks: a block with a heading and no trigger is never built.
+_RUST_DOC_LINE = compiled_on_use(r"^[ \t]*//[/!](?![/!])[ \t]?(.*)$", re.MULTILINE)
+_DOC_HEADING = compiled_on_use(r"[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
+_DOC_FENCE = compiled_on_use(r"[ \t]*(`{3,}|~{3,})")
+_LINK_TAIL = compiled_on_use(r"\]\([^)\n]*\)|\]\[[^\]\n]*\]")
+_INLINE_MARKS = compiled_on_use(r"[`\[\]*]|(?<!\w)_+|_+(?!\w)")
+
+
+def rust_doc_headings(text: str) -> Iterator[Anchor]:
+    """The Markdown headings of a Rust file's doc comments, outside their code fences
+    (where `# ` starts a hidden line of a doctest), as rustdoc renders them."""
+    fence = ""
+    line = 1
+    pos = 0
+    last = -1
+    for m in _RUST_DOC_LINE.finditer(text):
+        line += text.count("\n", pos, m.start())
+        pos = m.start()
+        if line != last + 1:
+            fence = ""  # another doc comment: no fence is open in it
+        last = line
+        body = m.group(1)
+        opened = _DOC_FENCE.match(body)
+        if opened is not None:
+            mark = opened.group(1)
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not body.strip().strip(mark[0]):
+                fence = ""
+            continue
+        if fence or "#" not in body:
+            continue
+        heading = _DOC_HEADING.fullmatch(body)
+        if heading is None:
+            continue
+        title = fold_space(_INLINE_MARKS.sub("", _LINK_TAIL.sub("]", heading.group(2))))
+        if title:
+            yield Anchor.make(title, AnchorKind.MARKDOWN, line, m.start(1) - m.start() + heading.start(1),
+                              github_slug(title))

@@ -255,6 +255,7 @@ class Resolver:
         self.headings = headings or HeadingOptions()
         self._heading_names: Suggester | None = None
         self._note_names: Suggester | None = None
+        self._folded: defaultdict[str, list[Anchor]] | None = None  # Markdown headings by folded name
 
     def _suggest_heading(self, name: str) -> list[str]:
         if self._heading_names is None:
@@ -445,10 +446,22 @@ class Resolver:
         if ref.kind is RefKind.SLUG:
             frag = (ref.name or "").lower().removeprefix("user-content-")
             return anchor.slug.lower() == frag  # (an id given by hand may have capitals)
+        if anchor.kind is AnchorKind.MARKDOWN:
+            return anchor.name.casefold() == (ref.name or "").casefold()
         return anchor.name == ref.name
 
     def _named(self, name: str) -> list[Anchor]:
-        return list(self.index.by_name.get(name, []))
+        """The anchors named `name`: caps headings and Notes as written, Markdown
+        headings in any case (prose titles: tokio cites its `//! # Deadlock safety` as
+        'deadlock safety'; GitHub's fragments ignore case too)."""
+        exact = list(self.index.by_name.get(name, []))
+        if self._folded is None:
+            self._folded = defaultdict(list)
+            for key, anchors in self.index.by_name.items():
+                for a in anchors:
+                    if a.kind is AnchorKind.MARKDOWN:
+                        self._folded[key.casefold()].append(a)
+        return exact + [a for a in self._folded.get(name.casefold(), ()) if a.name != name]
 
     def _anywhere(self, ref: Reference) -> Resolution:
         """A quoted heading with no location: resolves anywhere in the workspace,

@@ -560,3 +560,14 @@ def test_docs_site_conventions_resolve_and_history_is_not_checked(ws: WorkspaceB
         "docs/e2e.md": "[a](https://github.com/acme/pydantic/tree/main//docs/why.md#type-hints)\n",
     })
     assert codes(ws) == [("AC101", "docs/why.md", 1), ("AC105", "pydantic/aliases.py", 5)]
+
+
+def test_a_markdown_heading_is_cited_in_any_case_a_caps_heading_as_written(ws: WorkspaceBuilder) -> None:
+    ws.repo("tokio", {
+        "src/node.rs": "//! # Deadlock safety\n//!\n//! Lock parents first.\n\n"
+                       "// Unlock the node first (see 'deadlock safety').\n"     # 5: resolves
+                       "// and see [there](#deadlock-safety).\nfn f() {}\n",      # 6: resolves
+        "deploy.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nk: v\n"
+                       "# see 'rollback on the degraded path'\n",                # 4: case matters here
+    })
+    assert codes(ws) == [("AC101", "deploy.yaml", 4)]

@@ -189,3 +189,27 @@ def test_a_blank_note_title_over_a_rule_names_nothing_and_breaks_nothing(src: st
     raw = src.replace("-- ", "").split("\n")
     out = f"c:a.txt\x001\x00{raw[0]}\nc:a.txt\x002\x00{raw[1]}\n"
     assert [a.name for _, a in note_titles(out, "c")] == (["x"] if "[x]" in src else [])
+
+
+def test_rust_doc_comment_headings_are_anchors_with_rustdocs_fragments() -> None:
+    from anchorcheck.extract import ExtractOptions, extract
+
+    text = (
+        "//! A channel.\n"
+        "//!\n"
+        "//! For more, see [here](#borrow_and_update-versus-borrow).\n"
+        "//!\n"
+        "//! ## [`borrow_and_update`] versus [`borrow`]\n"       # 5
+        "//!\n"
+        "//! ```\n"
+        "//! # async fn dox() {}\n"                              # a doctest's hidden line
+        "//! ```\n"
+        "/// # Examples\n"                                        # 10
+        "//// # Not a doc comment\n"
+        "pub fn f() {}\n"
+    )
+    index = extract(text, "rust", ExtractOptions())
+    assert [(a.name, a.slug, a.line, a.col) for a in index.anchors] == [
+        ("borrow_and_update versus borrow", "borrow_and_update-versus-borrow", 5, 4),
+        ("Examples", "examples", 10, 4),
+    ]
