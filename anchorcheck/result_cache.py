@@ -2,7 +2,8 @@
 
 A check reads only git objects at the resolved commits, so its findings are a
 function of: each repo's name, path, URL and commit; the settings (all but `jobs`);
-the rule selection; and the versions of anchorcheck and its extractor. A nightly job
+the rule selection; and anchorcheck's code (its version, its extractor's, and a hash
+of its sources). A nightly job
 over repos that did not move gets its answer from here without resolving, verifying
 or building the graph (the benchmark workspace's warm run: 1.67 s -> ~0.7 s, most of
 it interpreter start-up and imports). Results of runs that could not read every
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -44,6 +46,7 @@ def result_key(workspace: Workspace, selection: Selection, index: WorkspaceIndex
     what = {
         "format": _FORMAT,
         "anchorcheck": __version__,
+        "code": _code_fingerprint(),
         "extractor": EXTRACTOR_VERSION,
         "settings": _canonical(settings),
         "selection": _canonical(selection),
@@ -52,6 +55,28 @@ def result_key(workspace: Workspace, selection: Selection, index: WorkspaceIndex
     }
     raw = json.dumps(what, sort_keys=True, separators=(",", ":"))
     return "check-result:" + hashlib.sha256(raw.encode()).hexdigest()
+
+
+@functools.cache
+def _code_fingerprint() -> str:
+    """A hash of anchorcheck's own sources: the version alone stays the same across
+    every commit of an install from a branch, and a run of new code would be given
+    the findings of the old (this session's resolver changes, for one). By content,
+    not file times, so that a cache restored on another CI runner with the same code
+    still answers. ~5 ms, once, in a run that asks the result cache."""
+    return sources_fingerprint(Path(__file__).parent)
+
+
+def sources_fingerprint(root: Path) -> str:
+    """A hash of the `.py` files under `root`, their paths and contents; "" when they
+    cannot be read (a zip: the version then decides alone)."""
+    digest = hashlib.sha256()
+    try:
+        for path in sorted(root.rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
+    except OSError:
+        return ""
+    return digest.hexdigest()[:16]
 
 
 def _canonical(value: Any) -> Any:

@@ -90,3 +90,23 @@ def test_a_stored_answer_that_does_not_decode_is_asked_afresh(tmp_path: Path) ->
     db.close()
     _, again = _check(ws, cache)
     assert again == first
+
+
+def test_new_code_is_not_given_the_old_codes_findings(tmp_path: Path) -> None:
+    """The version stays 0.1.0 across commits of a branch install: the key holds a hash
+    of the sources, so a changed rule or resolver is run, not answered from the cache."""
+    import shutil
+
+    import anchorcheck
+    from anchorcheck.result_cache import _code_fingerprint, sources_fingerprint
+
+    package = Path(anchorcheck.__file__).parent
+    copy = tmp_path / "anchorcheck"
+    shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = sources_fingerprint(copy)
+    assert before == _code_fingerprint() and len(before) == 16  # this very code
+    with open(copy / "resolve.py", "a", encoding="utf-8") as fh:
+        fh.write("\n# a change\n")
+    assert sources_fingerprint(copy) != before
+    (copy / "resolve.py").unlink()
+    assert sources_fingerprint(copy) not in (before, "")
