@@ -188,6 +188,11 @@ def find_references(
             ref = _md_link_reference(joined, m, True)
             if ref is not None and free(m):
                 yield ref
+    # A URL's path and fragment are no file of ours (`tree/core/INSTALL.txt?h=8.3.x#n152`
+    # read as the file `8.3.x`; blob URLs into the workspace were read above).
+    if "://" in text:
+        for m in _URL.finditer(text):
+            take(m.span())
     # (matches, whether they are LOC#... fragments), in this order of precedence
     found: list[tuple[Iterator[re.Match[str]], bool]] = []
     found.append((see_matches(text), False))  # it looks for its lead words itself
@@ -209,9 +214,6 @@ def find_references(
     # Docstrings are full of example output ("at test_module.py:2"): their line and
     # symbol claims are not claims. A URL's path is not a file of ours either.
     if comment.kind != "docstring":
-        if "://" in text:
-            for m in _URL.finditer(text):
-                take(m.span())
         yield from claims.find_claims(joined, free, verbatim)
 
 

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Container, Iterator
 
 from anchorcheck.comment import JoinedText
+from anchorcheck.languages import language_of
 from anchorcheck.locations import PATH as _PATH
 from anchorcheck.locations import REPO as _REPO
 from anchorcheck.locations import RUN_START as _RUN_START
@@ -121,7 +122,8 @@ def find_claims(
             path = m.group("path").removeprefix("./")
             span = _range(m)
             line, col = joined.locate(m.start())
-            if span is not None and looks_like_path(path) and line not in verbatim and free(m):
+            if span is not None and looks_like_path(path) and _names_a_file(path) and line not in verbatim \
+                    and not _stack_frame(text, m.start(), m.end()) and free(m):
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
                                      lines=span, claim=claimed_text(text, m.start()))
@@ -153,6 +155,24 @@ def find_claims(
                 yield Reference.make(RefKind.FACT, line, col, _flat(m.group(0)), name=m.group("key"),
                                      target_repo=m.group("repo"), target_path=m.group("path"),
                                      claim=literal)
+
+
+def _names_a_file(path: str) -> bool:
+    """Whether a `PATH:N` names a file: its last part has an extension or is a file
+    name anchorcheck knows (`Makefile`). `default/example-tcp-svc:9000` (a Kubernetes
+    service and its port, in ingress-nginx's and bitnami's values.yaml) names none."""
+    base = path.rpartition("/")[2]
+    return "." in base.strip(".") or language_of(base) is not None
+
+
+def _stack_frame(text: str, start: int, end: int) -> bool:
+    """Whether text[start:end] is the place of a JVM stack frame pasted into a comment,
+    `at java.lang.Class.getDeclaredFields(Class.java:992)`: a method's parentheses
+    around it, which no one writes around a claim (commons-lang's tests quote such
+    traces: a line past the end of today's TypeUtils.java, and a Class.java that is
+    the JDK's)."""
+    return (start >= 2 and text[start - 1] == "(" and (text[start - 2].isalnum() or text[start - 2] in "_$>")
+            and text.startswith(")", end))
 
 
 def _range(m: re.Match[str]) -> tuple[int, int] | None:

@@ -432,3 +432,15 @@ def test_an_image_and_its_version_is_no_line_claim() -> None:
             "# see charts/exporter/values.yaml:12.\n")
     refs = [(r.kind.value, r.target_path, r.lines) for r in extract(text, "yaml", ExtractOptions()).references]
     assert refs == [("lines", "charts/exporter/values.yaml", (12, 12))]
+
+
+def test_a_pasted_jvm_stack_frame_is_no_line_claim() -> None:
+    from anchorcheck.extract import ExtractOptions, extract
+
+    text = ("// java.lang.StackOverflowError\n"
+            "// at java.lang.Class.getDeclaredFields(Class.java:992)\n"
+            "// at org.x.Foo.<init>(Foo.java:3)\n"
+            "// the loop is in (see Foo.java:12), and Bar.java:4 holds the guard\n"
+            "class T {}\n")
+    refs = [(r.text, r.line) for r in extract(text, "c", ExtractOptions()).references]
+    assert refs == [("Foo.java:12", 4), ("Bar.java:4", 4)]
