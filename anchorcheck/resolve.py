@@ -476,6 +476,12 @@ class Resolver:
             if len(scope) == 1:
                 return Resolution(ref, Status.RESOLVED, tuple(scope))
             if len(scope) > 1:
+                files = {(a.repo, a.path) for a in scope}
+                if len(files) > 1 and all(a.kind is AnchorKind.MARKDOWN for a in scope):
+                    # A title many documents share, named with no location ('Appears
+                    # under "Features" header': vue's 100 changelog sections), is prose
+                    # about such sections, not a citation of one.
+                    return Resolution(ref, Status.EXTERNAL)
                 return Resolution(ref, Status.AMBIGUOUS, tuple(scope))
         suggestions = self._suggest_heading(name)
         # Quoted prose ("see 'Effective Java'") is not a citation: only a heading-shaped

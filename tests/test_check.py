@@ -89,9 +89,19 @@ def test_dangling_path(ws: WorkspaceBuilder) -> None:
 
 def test_duplicate_headings_in_one_file(ws: WorkspaceBuilder) -> None:
     ws.repo("client", {"templates/deploy.yaml": DEPLOY + "  # ROLLBACK ON THE DEGRADED PATH\n  # again\n"})
+    # Cited, the second is a trap: the citation can only mean one of them.
+    ws.repo("runtime", {"jobs.py": "# see ROLLBACK ON THE DEGRADED PATH in client/templates/deploy.yaml\n"})
     [(code, _, path, line, message)] = findings(ws)
     assert (code, path, line) == ("AC110", "templates/deploy.yaml", 8)
     assert "first defined at client:templates/deploy.yaml:4" in message
+
+
+def test_an_uncited_caps_line_repeated_in_a_file_is_a_label(ws: WorkspaceBuilder) -> None:
+    values = ("updateStrategy:\n  ## ONLY FOR DAEMONSETS:\n  ## Can be RollingUpdate or OnDelete\n"
+              "  type: RollingUpdate\n## ONLY FOR DAEMONSETS:\n## @param updateStrategy.type the type\n"
+              "x: 1\n")
+    ws.repo("charts", {"values.yaml": values})
+    assert codes(ws) == []
 
 
 def test_same_heading_in_two_files_is_not_a_duplicate(ws: WorkspaceBuilder) -> None:
@@ -571,3 +581,15 @@ def test_a_markdown_heading_is_cited_in_any_case_a_caps_heading_as_written(ws: W
                        "# see 'rollback on the degraded path'\n",                # 4: case matters here
     })
     assert codes(ws) == [("AC101", "deploy.yaml", 4)]
+
+
+def test_a_title_many_documents_share_named_without_a_location_is_prose(ws: WorkspaceBuilder) -> None:
+    ws.repo("core", {
+        "CHANGELOG.md": "# 3.5\n\n## Features\n\n# 3.4\n\n## Features\n",
+        "docs/guide.md": "## Features\n",
+        ".github/commit-convention.md": 'Appears under "Features" header.\n',
+        "a.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nk: v\n",
+        "b.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nk: v\n",
+        "c.py": "# per 'ROLLBACK ON THE DEGRADED PATH'\n",  # caps headings: still ambiguous
+    })
+    assert codes(ws) == [("AC103", "c.py", 1)]

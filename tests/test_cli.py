@@ -55,7 +55,8 @@ def test_fingerprint_survives_moved_lines(ws: WorkspaceBuilder) -> None:
 
 
 def test_fail_on_thresholds(ws: WorkspaceBuilder) -> None:
-    ws.repo("r", {"a.py": "# DUPLICATED HEADING\n# Body.\nx = 1\n# DUPLICATED HEADING\n# Body.\n"})
+    ws.repo("r", {"a.py": "# DUPLICATED HEADING\n# Body.\nx = 1\n# DUPLICATED HEADING\n# Body.\n",
+                  "b.py": "# see DUPLICATED HEADING in a.py\n"})  # (cited: AC110 warns)
     assert ws.check().code == 0  # AC110 is a warning
     assert ws.check("--fail-on", "warning").code == 1
     assert ws.check("--fail-on", "never").code == 0

@@ -32,6 +32,7 @@ def _workspace(root: Path) -> Path:
             "# `_old_probe()` was the readiness check; see\n"
             "# client-runtime:jobs_manager.py:no_such_function() for the port.\n"
             "# Per ROLLBACK ON THE DEGRADED PATH in client:templates/jobs-manager-deployment.yaml.\n"
+            "# The order is DEPLOY ORDER (in notes.py), defined twice there (AC110).\n"
             "z = 3\n"
         ),
     })

@@ -14,21 +14,31 @@ from anchorcheck.rules.wording import anchor_place
 def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """The same anchor is defined twice in one scope.
 
-    What: a caps heading defined twice in one file, or a `Note [Title]` defined twice
-    in the workspace (notes are cited without a location, so their scope is the
-    workspace). Markdown headings are exempt (GitHub numbers repeats, `#usage-1`), and
-    so are Haddock anchors (`#name#`, often written again where meant as a link).
+    What: a `Note [Title]` defined twice in the workspace (notes are cited without a
+    location, so their scope is the workspace), or a caps heading defined twice in
+    one file that something cites. Markdown headings are exempt (GitHub numbers
+    repeats, `#usage-1`), and so are Haddock anchors (`#name#`, often written again
+    where meant as a link). An uncited caps line repeated in a file is a label
+    (`ONLY FOR DAEMONSETS:` over each of two lists in a values.yaml, `PREPARE FOR
+    CODE GENERATION` in two like functions), not a name anyone can confuse yet.
     Why: a citation can only mean one of them; the other is unreachable or
     silently confused with the first.
-    Example: two `# ROLLBACK ON THE DEGRADED PATH` comments in one template.
+    Example: two `# ROLLBACK ON THE DEGRADED PATH` comments in one template, and a
+    chart comment citing it.
     """
     scopes: dict[tuple[str, ...], list[Anchor]] = defaultdict(list)
     for anchor in ctx.index.anchors:
         if anchor.kind not in (AnchorKind.MARKDOWN, AnchorKind.HADDOCK):
             scopes[anchor.scope_key].append(anchor)
+    cited: set[Anchor] | None = None
     for group in scopes.values():
         if len(group) < 2:
             continue
+        if group[0].kind is AnchorKind.CAPS:
+            if cited is None:
+                cited = {a for res in ctx.resolved for a in res.anchors}
+            if cited.isdisjoint(group):
+                continue
         group.sort(key=lambda a: (a.repo, a.path, a.line))
         first = group[0]
         for dup in group[1:]:
