@@ -162,6 +162,8 @@ def _names_a_file(path: str) -> bool:
     name anchorcheck knows (`Makefile`). `default/example-tcp-svc:9000` (a Kubernetes
     service and its port, in ingress-nginx's and bitnami's values.yaml) names none."""
     base = path.rpartition("/")[2]
+    if base.replace(".", "").isdigit():
+        return False  # an address or a version: `example/resource/0.0.0.0:8080` (grpc-go)
     return "." in base.strip(".") or language_of(base) is not None
 
 

@@ -320,6 +320,10 @@ class Resolver:
                 self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
+            targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
+                       if a.kind is AnchorKind.MARKDOWN and a.slug == a.name and a.repo == ref.repo}
+            if targets:  # a MyST target's name (`(labels/line-length)=`), linked from any page
+                return tuple(sorted(targets))
             if language_of(ref.path) != "markdown":
                 # A link in a docstring or doc comment is relative to the page it is
                 # shown on, not to the source file (mkdocstrings: pydantic's

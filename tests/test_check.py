@@ -593,3 +593,11 @@ def test_a_title_many_documents_share_named_without_a_location_is_prose(ws: Work
         "c.py": "# per 'ROLLBACK ON THE DEGRADED PATH'\n",  # caps headings: still ambiguous
     })
     assert codes(ws) == [("AC103", "c.py", 1)]
+
+
+def test_a_myst_target_is_linked_to_by_name_from_any_page(ws: WorkspaceBuilder) -> None:
+    ws.repo("black", {
+        "docs/the_basics.md": "(labels/line-length)=\n\n### Line length\n\nText.\n",
+        "docs/faq.md": "See [line length](labels/line-length) and [gone](labels/no-such-label).\n",
+    })
+    assert codes(ws) == [("AC105", "docs/faq.md", 1)]

@@ -444,3 +444,10 @@ def test_a_pasted_jvm_stack_frame_is_no_line_claim() -> None:
             "class T {}\n")
     refs = [(r.text, r.line) for r in extract(text, "c", ExtractOptions()).references]
     assert refs == [("Foo.java:12", 4), ("Bar.java:4", 4)]
+
+
+def test_an_address_and_port_is_no_line_claim() -> None:
+    from anchorcheck.extract import ExtractOptions, extract
+
+    text = '// a value of "example/resource/%s" could become "example/resource/0.0.0.0:8080".\nvar x int\n'
+    assert extract(text, "c", ExtractOptions()).references == ()
