@@ -107,12 +107,13 @@ def read_markdown(
 # `{#id}` (attribute lists: MkDocs, Pandoc, kramdown, Hugo), an attribute list alone on
 # its line (`{: #id }`, MkDocs' for the block above it), and HTML's `id="x"`, or
 # `name="x"` on an `<a>`, in a heading or not. (pydantic's docs link 33 such ids.)
-_ATTRIBUTES = compiled_on_use(r"[ \t]*\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}[ \t]*$")
+_ID_LIST = r"\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}"  # `{#id}`, `{: #id .class }`
+_ATTRIBUTES = compiled_on_use(rf"[ \t]*{_ID_LIST}[ \t]*$")
 # A MyST target (Sphinx), `(labels/line-length)=` over a heading: linked to by name
 # from any page, `[line length](labels/line-length)` (black's docs: 24 such links).
 _MYST_TARGET = compiled_on_use(r" {0,3}\(([^()\s]{1,200})\)=[ \t]*")
 # mkdocs-autorefs' anchor: an empty link given an id, `[](){#typeddict}`.
-_ANCHOR_LINE = compiled_on_use(r"[ \t]*(?:\[\]\(\))?\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}[ \t]*")
+_ANCHOR_LINE = compiled_on_use(rf"[ \t]*(?:\[\]\(\))?{_ID_LIST}[ \t]*")
 _HTML_ID = compiled_on_use(
     r"""<(?:[A-Za-z][\w-]*[^<>]*?\sid|a\b[^<>]*?\sname)[ \t]*=[ \t]*["']([^"'<>]+)["']""")
 
@@ -126,7 +127,7 @@ def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
         if "{" in line:
             attribute = _ANCHOR_LINE.fullmatch(line)
             found = [attribute] if attribute is not None else []
-        elif line.endswith(")=") or line.rstrip().endswith(")="):
+        elif line.rstrip().endswith(")="):
             target = _MYST_TARGET.fullmatch(line)
             found = [target] if target is not None else []
         if not found and "=" in line and "<" in line:

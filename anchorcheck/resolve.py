@@ -39,7 +39,7 @@ class Status(StrEnum):
 
 
 # What a heading's slug is made of (anchor.github_slug); a fragment with anything else
-# can name no heading.
+# can name no heading, only an id (indexed when given by hand: markdown.py).
 _SLUG_SHAPE = re.compile(r"[\w-]*")
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
@@ -426,9 +426,9 @@ class Resolver:
             return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
         if ref.kind is RefKind.SLUG and len(files) == 1 and _SLUG_SHAPE.fullmatch(
                 name.lower().removeprefix("user-content-")) is None:
-            # No heading has this fragment (`#gateway.networking.k8s.io/v1beta1.Gateway`):
-            # an HTML id or generated content names it, which is not indexed. The file is
-            # checked; the fragment is not.
+            # No heading's slug can be this fragment (`#gateway.networking.k8s.io/v1beta1.
+            # Gateway`), and no id given by hand is it (those matched above): content a
+            # build generates names it. The file is checked; the fragment is not.
             return Resolution(ref, Status.RESOLVED, files=files)
         if len(files) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))
