@@ -153,7 +153,7 @@ def _crawl_many(
     plans: dict[int, _Plan] = {}
     listings: list[tuple[int, RepoSpec, GitRepo, str, Background]] = []
     repos = [GitRepo(spec.path) for spec in specs]
-    resolving: list[subprocess.Popen[bytes]] = []
+    resolving: list[subprocess.Popen[bytes] | str] = []
     try:
         for repo, spec in zip(repos, specs, strict=True):
             resolving.append(repo.start_resolve(spec.ref))  # every ref at once
@@ -194,7 +194,7 @@ def _crawl_many(
         for *_, listing in listings:
             listing.cancel()  # a no-op for those read; the others were left by an error
         for proc in resolving:
-            if proc.returncode is None:  # not read: left by an error
+            if not isinstance(proc, str) and proc.returncode is None:  # not read: left by an error
                 proc.kill()
                 proc.communicate()
     for i, plan in plans.items():

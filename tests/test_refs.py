@@ -1,0 +1,59 @@
+"""Refs read from the files (refs.read_ref) against git's own answer, in real repos."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from anchorcheck.gitio import GitRepo
+from anchorcheck.refs import read_ref
+from anchorcheck.repobuilder import commit, git, init_repo
+
+
+def _rev_parse(repo: Path, name: str) -> str | None:
+    try:
+        return git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{name}^{{commit}}").strip()
+    except RuntimeError:  # git exits 1: no such ref (repobuilder.git raises)
+        return None
+
+
+def test_read_refs_agree_with_git(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "r", {"a.txt": "a\n"})
+    first = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "branch", "feature/x")
+    git(repo, "tag", "light")
+    git(repo, "tag", "-a", "annotated", "-m", "a tag")
+    git(repo, "pack-refs", "--all")  # main, feature/x and the tags now only in packed-refs
+    second = commit(repo, {"a.txt": "b\n"})  # main is loose again, newer than its packed line
+    git(repo, "update-ref", "refs/remotes/origin/main", first)
+    git(repo, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/remotes/origin/main")
+    git(repo, "branch", "old", first)
+    git_dir = repo / ".git"
+    read = {name: read_ref(git_dir, name) for name in (
+        "main", "HEAD", "feature/x", "refs/heads/main", "origin", "origin/main", "old")}
+    assert read == {"main": second, "HEAD": second, "feature/x": first, "refs/heads/main": second,
+                    "origin": first, "origin/main": first, "old": first}
+    for name, found in read.items():
+        assert found == _rev_parse(repo, name), name
+    # Left to git: tags (an annotated one names a tag object), shas, revision syntax,
+    # names that are no ref.
+    for name in ("light", "annotated", second, second[:12], "main~1", "main^{commit}", "nope", "refs"):
+        assert read_ref(git_dir, name) is None, name
+        expected = _rev_parse(repo, name)
+        if expected is not None:  # git answers through resolve as before
+            assert GitRepo(repo).resolve(name) == expected
+    # A file named like the ref in the git dir comes first, as git reads it.
+    (git_dir / "old").write_text(second + "\n")
+    assert read_ref(git_dir, "old") == second == _rev_parse(repo, "old")
+    # A detached HEAD; a linked work tree reads its own HEAD and the shared branches.
+    git(repo, "checkout", "-q", "--detach", first)
+    assert read_ref(git_dir, "HEAD") == first == _rev_parse(repo, "HEAD")
+    git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), "old")
+    wt_dir = Path(GitRepo(tmp_path / "wt").git_dir)
+    assert read_ref(wt_dir, "HEAD") == _rev_parse(tmp_path / "wt", "HEAD")
+    assert read_ref(wt_dir, "main") == second
+
+
+def test_a_reftable_repository_is_asked_of_git(tmp_path: Path) -> None:
+    repo = init_repo(tmp_path / "r", {"a.txt": "a\n"})
+    (repo / ".git" / "reftable").mkdir()
+    assert read_ref(repo / ".git", "main") is None
