@@ -511,9 +511,9 @@ def _uses_notes(blob: BlobIndex) -> bool:
 
 
 # Changelogs and release notes: records of the past, whose links and mentions (a file
-# deleted since, a name an entry says was removed) are not claims about today. Four
-# of the five repos checked besides the bench had such findings in one (consul-k8s'
-# CHANGELOG.md, pydantic's HISTORY.md: "Remove support for `eval_type_backport()`").
+# deleted since, a name an entry says was removed) are not claims about today. Of the
+# real repos checked, consul-k8s', ingress-nginx', grafana's charts' and pydantic's had
+# findings in theirs (pydantic's HISTORY.md: "Remove support for `eval_type_backport()`").
 _HISTORY_NAMES = frozenset(("changelog", "changes", "history", "news", "releasenotes", "release-notes",
                             "release_notes"))
 _HISTORY_DIRS = frozenset(("changelog", "changelogs", ".changelog", "release-notes", "releasenotes"))
