@@ -64,6 +64,20 @@ def fold_space(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+_IMAGE = compiled_on_use(r"!\[[^\]\n]*\]\([^)\n]*\)")
+_LINK_TARGET = compiled_on_use(r"\]\([^)\n]*\)")
+_TAG = compiled_on_use(r"</?[A-Za-z][^<>\n]*>")
+_MARKUP = compiled_on_use(r"\\([!-/:-@\[-`{-~])|[*`\[\]]|(?<!\w)_+|_+(?!\w)")
+
+
+def rendered_text(source: str) -> str:
+    """A Markdown heading's rendered text without an inline parser: link targets, tags
+    and emphasis, code and escape characters dropped (a word's inner `_` kept). For
+    Markdown files past their parsed headings (markdown.py) and Rust doc comments."""
+    text = _TAG.sub("", _LINK_TARGET.sub("", _IMAGE.sub("", source)))
+    return _MARKUP.sub(lambda m: m.group(1) or "", text)
+
+
 def github_slug(text: str) -> str:
     """GitHub's heading fragment: lower case, punctuation dropped, spaces to dashes."""
     text = unicodedata.normalize("NFC", text).strip().lower()

@@ -7,10 +7,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug
+from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
 from anchorcheck.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.verbatim import Verbatim
+from anchorcheck.verbatim import FENCE, Verbatim, closes_fence
 
 # Leaders and decoration around a heading: `# === ROLLBACK ===`, `// -- FOO BAR --:`.
 _DECORATION = " \t#/-*=~:;<>|!+"
@@ -272,9 +272,6 @@ def haddock_anchors(comments: list[Comment]) -> Iterator[Anchor]:
 # comment blocks: a block with a heading and no trigger is never built.
 _RUST_DOC_LINE = compiled_on_use(r"^[ \t]*//[/!](?![/!])[ \t]?(.*)$", re.MULTILINE)
 _DOC_HEADING = compiled_on_use(r"[ \t]{0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
-_DOC_FENCE = compiled_on_use(r"[ \t]*(`{3,}|~{3,})")
-_LINK_TAIL = compiled_on_use(r"\]\([^)\n]*\)|\]\[[^\]\n]*\]")
-_INLINE_MARKS = compiled_on_use(r"[`\[\]*]|(?<!\w)_+|_+(?!\w)")
 
 
 def rust_doc_headings(text: str) -> Iterator[Anchor]:
@@ -291,12 +288,11 @@ def rust_doc_headings(text: str) -> Iterator[Anchor]:
             fence = ""  # another doc comment: no fence is open in it
         last = line
         body = m.group(1)
-        opened = _DOC_FENCE.match(body)
+        opened = FENCE.match(body.lstrip(" \t"))
         if opened is not None:
-            mark = opened.group(1)
             if not fence:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence) and not body.strip().strip(mark[0]):
+                fence = opened.group(0)
+            elif closes_fence(body.strip(), fence):
                 fence = ""
             continue
         if fence or "#" not in body:
@@ -304,7 +300,7 @@ def rust_doc_headings(text: str) -> Iterator[Anchor]:
         heading = _DOC_HEADING.fullmatch(body)
         if heading is None:
             continue
-        title = fold_space(_INLINE_MARKS.sub("", _LINK_TAIL.sub("]", heading.group(2))))
+        title = fold_space(rendered_text(heading.group(2)))
         if title:
             yield Anchor.make(title, AnchorKind.MARKDOWN, line, m.start(1) - m.start() + heading.start(1),
                               github_slug(title))

@@ -24,15 +24,16 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.token import Token
 
-from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug
+from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
 from anchorcheck.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
+from anchorcheck.verbatim import closes_fence
 
 _INLINE = MarkdownIt("commonmark")
 _MAX_HEADING = 500
 # markdown-it-py's inline parser costs 40-100 µs a heading: a file of 10,000 short
 # headings with markup took a second. Past this many parsed headings a file's further
-# headings are rendered by `_approximate_text` instead (no real document comes close).
+# headings are rendered by `rendered_text` instead (no real document comes close).
 _MAX_PARSED_HEADINGS = 1000
 # A heading without any of these renders as its own source text (folded later), so
 # the inline parser, the costliest step per heading, is skipped for it.
@@ -81,7 +82,7 @@ def read_markdown(
                 parsed += not _INLINE_MARKUP.isdisjoint(source)
                 title = fold_space(_plain_text(source))
             else:
-                title = fold_space(_approximate_text(source))
+                title = fold_space(rendered_text(source))
             if not title:
                 continue
             if custom is not None:
@@ -199,7 +200,7 @@ def read_blocks(lines: list[str]) -> list[Block]:
         if leaf is not None and leaf.depth == matched == len(stack):
             if leaf.kind == "fence":
                 assert isinstance(leaf.close, str)
-                if _closes_fence(rest, leaf.close):
+                if closes_fence(rest, leaf.close):
                     leaf.end = n + 1
                     finish()
                 else:
@@ -392,33 +393,12 @@ def _html_start(text: str, *, in_paragraph: bool) -> re.Pattern[str] | None:
     return None
 
 
-def _closes_fence(rest: str, marker: str) -> bool:
-    stripped = rest.lstrip(" ")
-    if len(rest) - len(stripped) >= 4:
-        return False
-    run = len(stripped) - len(stripped.lstrip(marker[0]))
-    return run >= len(marker) and not stripped[run:].strip(" ")
-
-
 def _atx_title(rest: str) -> str:
     body = rest.lstrip(" ").lstrip("#").strip(" ")
     m = _CLOSING_HASHES.search(body)
     if m is not None:
         body = body[:m.start()]
     return body.strip(" ")
-
-
-_IMAGE = compiled_on_use(r"!\[[^\]\n]*\]\([^)\n]*\)")
-_LINK_TARGET = compiled_on_use(r"\]\([^)\n]*\)")
-_TAG = compiled_on_use(r"</?[A-Za-z][^<>\n]*>")
-_MARKUP = compiled_on_use(r"\\([!-/:-@\[-`{-~])|[*`\[\]]|(?<!\w)_+|_+(?!\w)")
-
-
-def _approximate_text(source: str) -> str:
-    """A heading's rendered text without the inline parser: link targets, tags and
-    emphasis, code and escape characters dropped (a word's inner `_` kept)."""
-    text = _TAG.sub("", _LINK_TARGET.sub("", _IMAGE.sub("", source)))
-    return _MARKUP.sub(lambda m: m.group(1) or "", text)
 
 
 def _single_code_spans(source: str) -> str:

@@ -27,7 +27,8 @@ import re
 
 from anchorcheck.comment import Comment
 
-_FENCE = re.compile(r"`{3,}|~{3,}")
+# A fence's mark, at the start of a line's text (its indent taken off).
+FENCE = re.compile(r"`{3,}|~{3,}")
 _LIST_ITEM = re.compile(r"(?:[-*+•]|\d{1,3}[.)]|\(\w{1,3}\))(?:\s|$)")
 _MARKDOWN_CODE_INDENT = 4
 
@@ -63,7 +64,7 @@ def verbatim_lines(comment: Comment) -> frozenset[int]:
             i += 1
             continue
         body = lines[i].text.strip()
-        fence = _FENCE.match(body)
+        fence = FENCE.match(body)
         if fence is not None and (body[0] == "`" or i == 0 or indents[i - 1] is None):
             # A fenced code block (a doc comment's Markdown: rustdoc, TSDoc, Javadoc's
             # Markdown), up to its closing fence or the comment's end.
@@ -74,7 +75,7 @@ def verbatim_lines(comment: Comment) -> frozenset[int]:
                 out.add(lines[i].line)
                 closing = lines[i].text.strip()
                 i += 1
-                if closing.startswith(mark[0] * len(mark)) and not closing.strip(mark[0]):
+                if closes_fence(closing, mark):
                     break
             continue
         if body.startswith(">>>"):
@@ -100,6 +101,16 @@ def verbatim_lines(comment: Comment) -> frozenset[int]:
                 continue
         i += 1
     return frozenset(out)
+
+
+def closes_fence(rest: str, marker: str) -> bool:
+    """Whether a line closes the fence `marker` opened (CommonMark: the same character
+    at least as many times, indented less than 4, nothing after but blanks)."""
+    stripped = rest.lstrip(" ")
+    if len(rest) - len(stripped) >= 4:
+        return False
+    run = len(stripped) - len(stripped.lstrip(marker[0]))
+    return run >= len(marker) and not stripped[run:].strip(" ")
 
 
 def _introduces(line: str, deeper: int) -> bool:
