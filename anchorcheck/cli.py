@@ -50,13 +50,16 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
                      help="Processes that scan files (default 0: one per core; 1: none)."),
         click.option("--verbose", "-v", is_flag=True,
                      help="Say on stderr which files were skipped and why, and where repos are."),
+        click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
+                     help="Do not read paths matching PATTERN (gitignore-like), besides the "
+                          "configured ones (default: vendor/, node_modules/). Repeatable."),
     ]
 
     @functools.wraps(fn)
     def command(*args: Any, **kwargs: Any) -> Any:
         # These reach the pipeline through the click context (see _run), not every
         # command's signature.
-        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs", "index_files"):
+        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs", "index_files", "exclude"):
             kwargs.pop(name, None)
         return fn(*args, **kwargs)
 
@@ -144,6 +147,12 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
     ctx = click.get_current_context()
     index_files = ctx.params.get("index_files") or ()
     ws = load_workspace(config, repos, refs, current_repo=not index_files)
+    extra = ctx.params.get("exclude") or ()
+    if extra:
+        from anchorcheck.excludes import check_patterns
+
+        ws = replace(ws, settings=replace(ws.settings,
+                                          exclude=ws.settings.exclude + check_patterns(extra, "--exclude")))
     if index_files:
         from anchorcheck.index_file import read_indexes, workspace_with
 

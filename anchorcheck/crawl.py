@@ -17,6 +17,7 @@ from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.errors import CacheError
+from anchorcheck.excludes import excluder
 from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
 from anchorcheck.gitio import PATH_ERRORS, Background, GitRepo, TreeEntry
@@ -84,6 +85,8 @@ class SnapshotIndex:
     suppressions: tuple[Suppression, ...] = ()
     files_read: int = 0
     bytes_read: int = 0
+    # The path patterns not read (excludes.py): those files are in `paths`, unread.
+    excluded: tuple[str, ...] = ()
 
 
 def extract_options(settings: Settings) -> ExtractOptions:
@@ -217,7 +220,9 @@ def _store(cache: BlobCache, key: str, snap: SnapshotIndex) -> None:
 
 
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
-    return f"snap4:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}"
+    excluded = json.dumps(settings.excluded_in(spec), separators=(",", ":"))
+    return (f"snap4:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}:"
+            f"{excluded}")
 
 
 def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
@@ -236,6 +241,7 @@ def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
         "commit": snap.commit,
         "files": files,
         "skipped": [[s.path, s.reason] for s in snap.skipped],
+        "excluded": list(snap.excluded),
         "index": encode_blob_index(blob),
         "anchor_paths": [a.path for a in snap.anchors],
         "mention_paths": [m.path for m in snap.mentions],
@@ -310,6 +316,9 @@ def _snapshot(
     if not isinstance(blob, BlobIndex):
         return None
     mention_paths = [str(p) for p in doc["mention_paths"]]
+    excluded = doc.get("excluded", [])
+    if not (isinstance(excluded, list) and set(map(type, excluded)) <= {str}):
+        return None
     return SnapshotIndex(
         repo=name, ref=spec.ref, commit=str(doc["commit"]),
         paths=paths,
@@ -321,6 +330,7 @@ def _snapshot(
         mentions=tuple(Mention(m[0], name, p, m[1], m[2])
                        for m, p in zip(blob.mentions, mention_paths, strict=True)),
         suppressions=blob.suppressions,
+        excluded=tuple(excluded),
     )
 
 
@@ -592,6 +602,8 @@ class _Plan:
         self.stored_notes: list[tuple[str, Anchor]] | None = None
         self.notes_key = ""
         self.unread: list[str] | None = [] if extract_options(settings).headings.notes else None
+        self.excluded = settings.excluded_in(spec)
+        self.excluder = excluded = excluder(self.excluded)
         for entry in entries:
             if entry.is_submodule:
                 self.skipped.append(SkippedFile(entry.path, "submodule"))
@@ -599,6 +611,8 @@ class _Plan:
             self.oids[entry.path] = entry.oid  # its keys are the snapshot's paths
             if entry.is_symlink:
                 continue  # never followed: its target may lie outside the snapshot
+            if excluded is not None and excluded.fullmatch(entry.path):
+                continue  # listed, not read (not even for Notes: see excludes.py)
             lang = language_of(entry.path)
             if lang is None:
                 if self.unread is not None:
@@ -675,8 +689,10 @@ class _Plan:
             return []  # git failed: the crawl goes on without them, and stores nothing
         # The pathspecs left out what language_of reads, but for case: it reads `A.PY`
         # too, as Python.
+        excluded = self.excluder
         found = [(path, anchor) for path, anchor in note_titles(out.decode(errors=PATH_ERRORS), self.commit)
-                 if language_of(path) is None and path in self.oids]
+                 if language_of(path) is None and path in self.oids
+                 and (excluded is None or not excluded.fullmatch(path))]
         if self.cache is not None:
             self.cache.put_result(self.notes_key, [[p, a.name, a.line, a.col] for p, a in found])
         return found
@@ -742,4 +758,5 @@ class _Plan:
             suppressions=tuple(suppressions),
             files_read=self.files_read,
             bytes_read=self.bytes_read,
+            excluded=self.excluded,
         )

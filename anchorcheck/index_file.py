@@ -60,6 +60,7 @@ def settings_key(settings: Settings) -> dict[str, Any]:
         "extraction": options_key(extract_options(settings)),
         "max_file_size": settings.max_file_size,
         "history_depth": settings.history_depth,
+        "exclude": sorted(set(settings.exclude)),
     }
 
 

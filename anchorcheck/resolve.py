@@ -15,6 +15,7 @@ from pathlib import Path
 from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
+from anchorcheck.excludes import excluded_by
 from anchorcheck.gitio import GitRepo
 from anchorcheck.headings import HeadingOptions, caps_heading_text
 from anchorcheck.languages import language_of
@@ -90,6 +91,7 @@ class WorkspaceIndex:
         # on big trees; built on first need.
         self._by_basename: dict[str, _FilesByName] = {}
         self._dirs: dict[str, set[str]] = {}
+        self._skipped: dict[str, dict[str, str]] = {}  # see unread_reason()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -188,6 +190,20 @@ class WorkspaceIndex:
     def references(self) -> Iterable[Reference]:
         for snap in self.snapshots.values():
             yield from snap.references
+
+    def unread_reason(self, repo: str, path: str) -> str | None:
+        """Why a file in the tree was not read (binary, too large, excluded...), or
+        None when it was read: what such a file defines is not known."""
+        snap = self.snapshots.get(repo)
+        if snap is None:
+            return None
+        skipped = self._skipped.get(repo)
+        if skipped is None:
+            skipped = self._skipped[repo] = {s.path: s.reason for s in snap.skipped}
+        if path in skipped:
+            return skipped[path]
+        pattern = excluded_by(snap.excluded, path)
+        return None if pattern is None else f"excluded by {pattern!r}"
 
     def has_file(self, repo: str, path: str) -> bool:
         snap = self.snapshots.get(repo)

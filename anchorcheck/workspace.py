@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 from anchorcheck.errors import ConfigError
+from anchorcheck.excludes import DEFAULT_EXCLUDE, check_patterns
 from anchorcheck.finding import Severity
 from anchorcheck.gitio import check_ref
 from anchorcheck.headings import HeadingOptions
 from anchorcheck.selection import Selection, parse_codes
 
 CONFIG_NAME = "anchorcheck.toml"
-_REPO_KEYS = frozenset({"name", "path", "ref", "url"})
+_REPO_KEYS = frozenset({"name", "path", "ref", "url", "exclude"})
 _SETTING_KEYS = {
     "max-file-size": int,
     "caps-headings": bool,
@@ -29,6 +30,8 @@ _SETTING_KEYS = {
     "heading-min-letters": int,
     "heading-needs-body": bool,
     "history-depth": int,
+    "exclude": list,
+    "extend-exclude": list,
 }
 # `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
 _RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity"})
@@ -42,12 +45,16 @@ class RepoSpec:
     path: Path
     ref: str = "HEAD"
     url: str | None = None
+    # Path patterns not read in this repo, besides the workspace's (excludes.py).
+    exclude: tuple[str, ...] = ()
 
     @classmethod
-    def make(cls, name: str, path: Path, ref: str = "HEAD", url: str | None = None) -> RepoSpec:
+    def make(
+        cls, name: str, path: Path, ref: str = "HEAD", url: str | None = None, exclude: tuple[str, ...] = (),
+    ) -> RepoSpec:
         if not name or any(ch in name for ch in ":/\\ \t\n"):
             raise ConfigError(f"invalid repo name {name!r}: no ':', '/', or spaces")
-        return cls(name, path, check_ref(ref), url)
+        return cls(name, path, check_ref(ref), url, exclude)
 
     @property
     def url_slug(self) -> str | None:
@@ -94,6 +101,12 @@ class Settings:
     history_depth: int = 250
     # Extraction processes (`--jobs`): 0 is one per core; 1 scans in this process.
     jobs: int = 0
+    # Path patterns not read in any repo (excludes.py); a repo's own `exclude` adds to them.
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+
+    def excluded_in(self, spec: RepoSpec) -> tuple[str, ...]:
+        """The patterns not read in `spec`'s repo, sorted and each once."""
+        return tuple(sorted({*self.exclude, *spec.exclude}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +219,7 @@ def _read_config(path: Path) -> Workspace:
             resolved,
             _typed(table, "ref", str, where) or "HEAD",
             _typed(table, "url", str, where),
+            check_patterns(_typed(table, "exclude", list, where) or [], f"{where}: 'exclude'"),
         ))
     if not repos:
         raise ConfigError(f"{path}: no [[repo]] tables")
@@ -275,7 +289,11 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         min_letters=pick("heading-min-letters", h.min_letters),
         needs_body=pick("heading-needs-body", h.needs_body),
     )
+    exclude = defaults.exclude if values["exclude"] is None else \
+        check_patterns(values["exclude"], f"{where} 'exclude'")
+    exclude += check_patterns(values["extend-exclude"] or [], f"{where} 'extend-exclude'")
     return Settings(
+        exclude=exclude,
         max_file_size=pick("max-file-size", defaults.max_file_size),
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),

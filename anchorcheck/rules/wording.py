@@ -26,12 +26,12 @@ def did_you_mean(suggestions: tuple[str, ...]) -> str:
 
 
 def unread_note(index: WorkspaceIndex, files: FileIds) -> str:
-    """Why a cited file has no anchors when it was never read (binary, too large, an
-    unreadable object): the reader should know the finding may not be the file's fault."""
+    """Why a cited file has no anchors when it was never read (binary, too large,
+    excluded, an unreadable object): the reader should know the finding may not be the
+    file's fault."""
     notes = []
     for repo, path in files:
-        snap = index.snapshots.get(repo)
-        reason = next((s.reason for s in snap.skipped if s.path == path), None) if snap else None
+        reason = index.unread_reason(repo, path)
         if reason:
             notes.append(f"{repo}:{path} was not read: {reason}")
     return f" ({'; '.join(notes)})" if notes else ""
