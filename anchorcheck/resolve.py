@@ -92,6 +92,7 @@ class WorkspaceIndex:
         self._by_basename: dict[str, _FilesByName] = {}
         self._dirs: dict[str, set[str]] = {}
         self._skipped: dict[str, dict[str, str]] = {}  # see unread_reason()
+        self._pages_by_lower: dict[str, dict[str, str | None]] = {}  # see page_ignoring_case()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -204,6 +205,19 @@ class WorkspaceIndex:
             return skipped[path]
         pattern = excluded_by(snap.excluded, path)
         return None if pattern is None else f"excluded by {pattern!r}"
+
+    def page_ignoring_case(self, repo: str, path: str) -> str | None:
+        """The one Markdown file whose path is `path` but for case, if one is."""
+        pages = self._pages_by_lower.get(repo)
+        if pages is None:
+            pages = {}
+            snap = self.snapshots.get(repo)
+            for p in snap.paths if snap is not None else ():
+                if p.endswith(".md"):
+                    key = p.lower()
+                    pages[key] = None if key in pages else p  # two such pages: neither
+            self._pages_by_lower[repo] = pages
+        return pages.get(path.lower())
 
     def has_file(self, repo: str, path: str) -> bool:
         snap = self.snapshots.get(repo)
@@ -336,6 +350,9 @@ class Resolver:
                 self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
+            page = self._from_page_url(ref, path)
+            if page is not None:
+                return ((ref.repo, page),)
             targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
                        if a.kind is AnchorKind.MARKDOWN and a.slug == a.name and a.repo == ref.repo}
             if targets:  # a MyST target's name (`(labels/line-length)=`), linked from any page
@@ -392,10 +409,27 @@ class Resolver:
                 return ((ref.repo, page),)
         return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
 
+    def _from_page_url(self, ref: Reference, path: str) -> str | None:
+        """A relative link that a site resolves from the page's URL, not its file: Hugo,
+        and MkDocs for what is no `.md` file, publish `guide/setup.md` as `guide/setup/`,
+        so its `../install/` is `guide/install.md` and its `../diagram.svg` is
+        `guide/diagram.svg` (Grafana's Loki docs: 69 false AC105). Only when the link
+        does not resolve from the file; an index page's URL is its directory already."""
+        if language_of(ref.path) != "markdown":
+            return None
+        stem = posixpath.splitext(posixpath.basename(ref.path))[0]
+        if stem.lower() in ("index", "_index", "readme"):
+            return None
+        joined = posixpath.normpath(posixpath.join(posixpath.splitext(ref.path)[0], path))
+        if joined.startswith("../") or joined in (".", ".."):
+            return None
+        return self._page(ref.repo, joined)
+
     def _page(self, repo: str, path: str) -> str | None:
         """The file or directory a link's path names in `repo`, or the page a site
-        builds there: `guide` or `guide/` from `guide.md`, `guide/index.md` or
-        `guide/README.md`, `guide.html` from `guide.md`. None when there is none."""
+        builds there: `guide` or `guide/` from `guide.md`, `guide/index.md`,
+        `guide/README.md` or `guide/_index.md`, `guide.html` from `guide.md`. None when
+        there is none."""
         bare = path.rstrip("/")
         if not bare:
             return ""  # the root
@@ -404,12 +438,18 @@ class Resolver:
         base = bare.rpartition("/")[2]
         _, dot, ext = base.rpartition(".")
         if not dot:
-            routes: tuple[str, ...] = (f"{bare}.md", f"{bare}/index.md", f"{bare}/README.md")
+            routes: tuple[str, ...] = (f"{bare}.md", f"{bare}/index.md", f"{bare}/README.md",
+                                       f"{bare}/_index.md")  # (Hugo's section page)
         elif f".{ext.lower()}" in _PAGES:
             routes = (bare[:len(bare) - len(ext) - 1] + ".md",)
         else:
             return None
-        return next((r for r in routes if self.index.has_file(repo, r)), None)
+        found = next((r for r in routes if self.index.has_file(repo, r)), None)
+        if found is None and not dot:
+            # Hugo publishes pages at lower-cased URLs: loki's `2020-02-promtail-push-api/`
+            # is 2020-02-Promtail-Push-API.md.
+            found = self.index.page_ignoring_case(repo, f"{bare}.md")
+        return found
 
     def _in_repo(self, ref: Reference, repo: str, path: str) -> tuple[FileId, ...] | Resolution:
         if self.index.has_file(repo, path):

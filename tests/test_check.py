@@ -529,6 +529,30 @@ def test_links_into_a_documentation_site_resolve_as_the_site_builds_them(ws: Wor
     assert codes(ws) == [("AC101", "docs/guide/page.md", 5), ("AC105", "docs/guide/page.md", 5)]
 
 
+def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -> None:
+    arch = (
+        "# Architecture\n\n"
+        "See [modes](../deployment-modes/), [components](../components/) and\n"  # 3: siblings
+        "![diagram](../diagram.svg), [design](../../community/design/2020-02-push-api/).\n"  # 4
+        "[gone](../no-such-page/) and [also gone](../../nowhere/).\n"  # 5: broken either way
+    )
+    ws.repo("loki", {
+        "docs/sources/get-started/architecture.md": arch,
+        "docs/sources/get-started/deployment-modes.md": "# Modes\n",
+        "docs/sources/get-started/components/_index.md": "# Components\n",
+        "docs/sources/get-started/diagram.svg": "<svg/>",
+        "docs/sources/community/design/2020-02-Push-API.md": "# Push API\n",
+        "docs/sources/get-started/_index.md": "[arch](architecture/) and [sibling](../nothing/)\n",
+    })
+    # Hugo (and MkDocs, for what is no .md file) publishes architecture.md at
+    # architecture/: its `../x/` is a sibling page, found when the file-relative reading
+    # finds nothing; `_index.md` is a section's page, and URLs are lower-cased. An index
+    # page's URL is its directory already.
+    assert codes(ws) == [("AC105", "docs/sources/get-started/_index.md", 1),
+                         ("AC105", "docs/sources/get-started/architecture.md", 5),
+                         ("AC105", "docs/sources/get-started/architecture.md", 5)]
+
+
 def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -> None:
     lib = (
         "//! Use a [`Builder`] to make a [`Runtime`].\n"
