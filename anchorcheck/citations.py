@@ -75,6 +75,8 @@ _BLOB_URL = compiled_on_use(
     r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
     r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
 )
+# The branch names a repo's default branch goes by, and `HEAD` (GitHub's name for it).
+_MOVING_REFS = frozenset({"main", "master", "trunk", "develop", "development", "dev", "head"})
 _GUTTER = compiled_on_use(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
 
 
@@ -175,7 +177,10 @@ def find_references(
                 yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name)
     if "github.com/" in text:
         for m in _BLOB_URL.finditer(text):
-            if free(m):
+            # A URL at a sha, a tag or a release branch is pinned: what it shows there
+            # holds whatever the branch checked now says (loki's `tree/v1.3.0/docs/
+            # configuration`). Only a branch that moves is checked against the tree.
+            if free(m) and m.group("ref").lower() in _MOVING_REFS:
                 yield _blob_url_reference(joined, m)
     in_markdown = comment.kind in ("prose", "heading")
     if "](" in text:

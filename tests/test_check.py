@@ -553,6 +553,18 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
                          ("AC105", "docs/sources/get-started/architecture.md", 5)]
 
 
+def test_a_url_pinned_to_a_tag_or_commit_is_not_checked_against_the_branch(ws: WorkspaceBuilder) -> None:
+    ws.repo("loki", {
+        "docs/upgrade.md": (
+            "See [config](https://github.com/grafana/loki/tree/v1.3.0/docs/configuration#lifecycler_config),\n"
+            "[old](https://github.com/grafana/loki/blob/0123abc/pkg/old.go#L3-L9) and\n"
+            "[gone](https://github.com/grafana/loki/blob/main/pkg/old.go).\n"  # 3: main moves
+        ),
+    })
+    # (The repo named loki is grafana/loki here: no url or origin says otherwise.)
+    assert codes(ws) == [("AC105", "docs/upgrade.md", 3)]
+
+
 def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -> None:
     lib = (
         "//! Use a [`Builder`] to make a [`Runtime`].\n"
