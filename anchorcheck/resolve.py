@@ -414,8 +414,10 @@ class Resolver:
         and MkDocs for what is no `.md` file, publish `guide/setup.md` as `guide/setup/`,
         so its `../install/` is `guide/install.md` and its `../diagram.svg` is
         `guide/diagram.svg` (Grafana's Loki docs: 69 false AC105). Only when the link
-        does not resolve from the file; an index page's URL is its directory already."""
-        if language_of(ref.path) != "markdown":
+        does not resolve from the file; an index page's URL is its directory already,
+        and a page at the repo's root (CONTRIBUTING.md) is GitHub's, not a site's:
+        consul-k8s's `[changelog entry](../.changelog)` there is broken."""
+        if language_of(ref.path) != "markdown" or "/" not in ref.path:
             return None
         stem = posixpath.splitext(posixpath.basename(ref.path))[0]
         if stem.lower() in ("index", "_index", "readme"):

@@ -543,12 +543,13 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
         "docs/sources/get-started/diagram.svg": "<svg/>",
         "docs/sources/community/design/2020-02-Push-API.md": "# Push API\n",
         "docs/sources/get-started/_index.md": "[arch](architecture/) and [sibling](../nothing/)\n",
+        "CONTRIBUTING.md": "A [changelog entry](../docs/sources/get-started/diagram.svg).\n",  # GitHub's
     })
     # Hugo (and MkDocs, for what is no .md file) publishes architecture.md at
     # architecture/: its `../x/` is a sibling page, found when the file-relative reading
     # finds nothing; `_index.md` is a section's page, and URLs are lower-cased. An index
-    # page's URL is its directory already.
-    assert codes(ws) == [("AC105", "docs/sources/get-started/_index.md", 1),
+    # page's URL is its directory already, and a page at the root is GitHub's.
+    assert codes(ws) == [("AC105", "CONTRIBUTING.md", 1), ("AC105", "docs/sources/get-started/_index.md", 1),
                          ("AC105", "docs/sources/get-started/architecture.md", 5),
                          ("AC105", "docs/sources/get-started/architecture.md", 5)]
 
