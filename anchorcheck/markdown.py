@@ -106,8 +106,9 @@ def read_markdown(
 
 # Ids given by hand, which sites and GitHub link to as they do to headings: a heading's
 # `{#id}` (attribute lists: MkDocs, Pandoc, kramdown, Hugo), an attribute list alone on
-# its line (`{: #id }`, MkDocs' for the block above it), and HTML's `id="x"`, or
-# `name="x"` on an `<a>`, in a heading or not. (pydantic's docs link 33 such ids.)
+# its line (`{: #id }`, MkDocs' for the block above it), and HTML's `id="x"` or
+# `name="x"`, in a heading or not. (pydantic's docs link 33 such ids; ripgrep's FAQ
+# links 31 `<h3 name="config">`: not only an `<a>`'s name, as GitHub scrolls to any.)
 _ID_LIST = r"\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}"  # `{#id}`, `{: #id .class }`
 _ATTRIBUTES = compiled_on_use(rf"[ \t]*{_ID_LIST}[ \t]*$")
 # A MyST target (Sphinx), `(labels/line-length)=` over a heading: linked to by name
@@ -116,7 +117,7 @@ _MYST_TARGET = compiled_on_use(r" {0,3}\(([^()\s]{1,200})\)=[ \t]*")
 # mkdocs-autorefs' anchor: an empty link given an id, `[](){#typeddict}`.
 _ANCHOR_LINE = compiled_on_use(rf"[ \t]*(?:\[\]\(\))?{_ID_LIST}[ \t]*")
 _HTML_ID = compiled_on_use(
-    r"""<(?:[A-Za-z][\w-]*[^<>]*?\sid|a\b[^<>]*?\sname)[ \t]*=[ \t]*["']([^"'<>]+)["']""")
+    r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*["']([^"'<>]+)["']""")
 
 
 def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:

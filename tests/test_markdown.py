@@ -95,10 +95,12 @@ def test_ids_given_by_hand_are_anchors() -> None:
         "!!! note\n    Something.\n    {: #field-after-validator }\n\n"   # 9: alone on its line
         "[](){#typeddict}\n\n"                                             # 11: mkdocs-autorefs
         "```\n<a id=\"in-code\"></a>\n{#in-code-too}\n```\n"               # code: none
+        "\n<h3 name=\"config\">\nDoes it read a config file?\n</h3>\n"            # 18: any tag's name
     )
     anchors = [(a.name, a.slug, a.line) for a in extract(doc, "markdown", ExtractOptions()).anchors]
     assert anchors == [
         ("Why use it?", "why", 1), ("Implementing x", "implementing-x", 3),
         ("implementing_x", "implementing_x", 3), ("Strict.Lax", "Strict.Lax", 5),
         ("field-after-validator", "field-after-validator", 9), ("typeddict", "typeddict", 11),
+        ("config", "config", 18),
     ]
