@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -82,3 +83,17 @@ def github_slug(text: str) -> str:
     """GitHub's heading fragment: lower case, punctuation dropped, spaces to dashes."""
     text = unicodedata.normalize("NFC", text).strip().lower()
     return _SLUG_DROP.sub("", text).replace(" ", "-")
+
+
+_TOC_DROP = compiled_on_use(r"[^\w\s-]")
+_TOC_RUN = compiled_on_use(r"[-\s]+")
+
+
+@functools.lru_cache(maxsize=4096)
+def toc_slug(text: str) -> str:
+    """Python-Markdown's heading id (its `toc` extension, so MkDocs'): as GitHub's, but
+    runs of dashes and spaces are one dash and other scripts are dropped to ASCII:
+    `users & usersFile` is `users-usersfile` there, `users--usersfile` on GitHub
+    (traefik's MkDocs site links the first)."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return _TOC_RUN.sub("-", _TOC_DROP.sub("", text).strip().lower())

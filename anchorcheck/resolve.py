@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from anchorcheck.anchor import Anchor, AnchorKind
+from anchorcheck.anchor import Anchor, AnchorKind, toc_slug
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.excludes import excluded_by
@@ -478,6 +478,8 @@ class Resolver:
     def _in_files(self, ref: Reference, files: tuple[FileId, ...]) -> Resolution:
         name = ref.name or ""
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
+        if not hits and ref.kind is RefKind.SLUG:
+            hits = self._toc_hits(name.lower().removeprefix("user-content-"), files)
         if len({(a.repo, a.path) for a in hits}) == 1:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
@@ -500,6 +502,20 @@ class Resolver:
             self._suggest_heading(name) if ref.kind is RefKind.HEADING else []
         )
         return Resolution(ref, Status.DANGLING, files=files, suggestions=tuple(suggestions))
+
+    def _toc_hits(self, frag: str, files: tuple[FileId, ...]) -> list[Anchor]:
+        """The headings whose Python-Markdown id (MkDocs') is `frag`, where GitHub's
+        slug is not: a repeated title's later ids are `_1`, `_2`... there, not `-1`."""
+        hits: list[Anchor] = []
+        for f in files:
+            headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]
+            same = [a for a in headings if toc_slug(a.name) == frag]
+            base, sep, nth = frag.rpartition("_")
+            if not same and sep and nth.isdigit():
+                repeats = [a for a in headings if toc_slug(a.name) == base]
+                same = repeats[int(nth):int(nth) + 1]
+            hits.extend(same[:1])
+        return hits
 
     @staticmethod
     def _matches(ref: Reference, anchor: Anchor) -> bool:

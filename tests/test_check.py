@@ -554,6 +554,22 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
                          ("AC105", "docs/sources/get-started/architecture.md", 5)]
 
 
+def test_fragments_resolve_to_mkdocs_ids_too(ws: WorkspaceBuilder) -> None:
+    page = (
+        "# Basic auth\n\n"
+        "See [GitHub's](#users--usersfile), [MkDocs'](#users-usersfile), [2nd](#example_2),\n"  # 3
+        "[3rd](#example-2), [none](#example_3), [café](#cafe-creme) and [gone](#users_1).\n\n"  # 4
+        "### users & usersFile\n\n## Example\n\n## Example\n\n## Example\n\n## Café crème\n"
+    )
+    ws.repo("traefik", {"docs/basicauth.md": page})
+    # Python-Markdown's toc (MkDocs) collapses runs of dashes, drops accents to ASCII
+    # and numbers a repeated title's ids `_1`, `_2`: a site's links use those.
+    assert [m for _, _, _, _, m in findings(ws)] == [
+        "no heading with fragment #example_3 in traefik:docs/basicauth.md",
+        "no heading with fragment #users_1 in traefik:docs/basicauth.md",
+    ]
+
+
 def test_a_url_pinned_to_a_tag_or_commit_is_not_checked_against_the_branch(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/upgrade.md": (
