@@ -186,8 +186,14 @@ def find_references(
     if "](" in text:
         for m in _MD_LINK.finditer(text):
             ref = _md_link_reference(joined, m, in_markdown)
-            if ref is not None and free(m):
-                yield ref
+            if ref is not None:
+                if free(m):
+                    yield ref
+            elif _SCHEME.match(m.group("target").lstrip("<")):
+                # A link to a URL: its text names what is there, not a file of ours
+                # (cert-manager's `[definition/reconciler.go#L55](https://github.com/
+                # crossplane/...)`: 12 false AC105).
+                take(m.span())
     if in_markdown and "]:" in text:
         for m in _MD_REF_DEF.finditer(text):
             ref = _md_link_reference(joined, m, True)
@@ -269,13 +275,17 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
                           target_path=path)
 
 
+# A link target that is a URL: a scheme, or `//host` (relative to the page's scheme).
+_SCHEME = compiled_on_use(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+
+
 # One identifier, perhaps qualified (`mod.name`, `Class::method`, `$el`).
 _CODE_NAME = compiled_on_use(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 
 
 def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:
     target = m.group("target").strip("<>")
-    if re.match(r"[A-Za-z][A-Za-z0-9+.-]*:", target) or target.startswith("//"):
+    if _SCHEME.match(target):
         return None  # a URL (blob URLs into the workspace are read separately)
     if any(ch in target for ch in "{}$<>|*"):
         return None  # templated or a glob, not a link

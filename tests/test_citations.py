@@ -106,6 +106,17 @@ def test_github_blob_urls() -> None:
     )
 
 
+def test_the_text_of_a_link_to_a_url_is_not_a_claim() -> None:
+    src = ("| 2 mins | [definition/reconciler.go#L55](https://github.com/crossplane/crossplane/blob/"
+           "60fc7df/internal/definition/reconciler.go#L55) |\n"
+           "| 1 min | [claim.go#L46](//example.com/claim.go) and [local.go#L3](local.go#L3) |\n")
+    # The URLs are outside the workspace or pinned; their texts describe them. A
+    # link into the repo is still read.
+    assert refs(src, "markdown") == [("lines", None, None, "local.go")]
+    # Pinned to a commit or tag: what the URL shows there stays true.
+    assert refs("# https://github.com/acme/client/blob/v1.3.0/templates/deploy.yaml#L27\n") == []
+
+
 def test_references_only_inside_comments() -> None:
     assert refs(f'msg = "see {H} in client/templates/deploy.yaml"\n') == []
 
