@@ -52,7 +52,7 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
                      help="Say on stderr which files were skipped and why, and where repos are."),
         click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
                      help="Do not read paths matching PATTERN (gitignore-like), besides the "
-                          "configured ones (default: vendor/, node_modules/). Repeatable."),
+                          "configured ones (default: vendor/, node_modules/, testdata/). Repeatable."),
     ]
 
     @functools.wraps(fn)

@@ -23,7 +23,10 @@ from collections.abc import Sequence
 
 from anchorcheck.errors import ConfigError
 
-DEFAULT_EXCLUDE: tuple[str, ...] = ("vendor/", "node_modules/")
+# `testdata/` is Go's convention for test inputs (the go tool ignores it), and other
+# projects keep fixtures there too: haskell-language-server's Notes plugin tests cite
+# Notes that must not exist, helm's chart fixtures copy old charts' READMEs.
+DEFAULT_EXCLUDE: tuple[str, ...] = ("vendor/", "node_modules/", "testdata/")
 
 
 def check_patterns(patterns: Sequence[object], where: str) -> tuple[str, ...]:

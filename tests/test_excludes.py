@@ -8,7 +8,7 @@ import pytest
 
 from anchorcheck.change import ChangeSpec
 from anchorcheck.errors import ConfigError
-from anchorcheck.excludes import check_patterns, excluded_by, excluder
+from anchorcheck.excludes import DEFAULT_EXCLUDE, check_patterns, excluded_by, excluder
 from anchorcheck.merge_report import advise
 from anchorcheck.mergeorder import analyse
 from anchorcheck.workspace import load_workspace
@@ -37,6 +37,8 @@ def test_patterns_follow_gitignore() -> None:
     assert excluded(("third_party/**/*.c",), paths) == ["third_party/a/b/c.c"]
     assert excluded(("*/third_party/",), paths) == ["src/third_party/d.c"]
     assert excluder(()) is None
+    assert excluded(DEFAULT_EXCLUDE, ["plugins/x/test/testdata/Note.hs", "node_modules/a/b.js", "src/a.go",
+                                      "testdata.go"]) == ["plugins/x/test/testdata/Note.hs", "node_modules/a/b.js"]
     assert excluded_by(("docs/", "vendor/"), "svc/vendor/x.go") == "vendor/"
     assert excluded_by(("docs/",), "svc/vendor/x.go") is None
     for bad in ("", "/", "../x", "a/./b", 3):
