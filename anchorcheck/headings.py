@@ -195,9 +195,21 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
         if not any(
             below.col + u.start() <= col and col + 3 <= below.col + u.end()
             for u in _UNDERLINE.finditer(below.text)
-        ):
+        ) and not (i == 0 and _titles_its_block(comment, m)):
             continue
         yield from _named(m, cl.text, cl.line, cl.col)
+
+
+def _titles_its_block(comment: Comment, title: re.Match[str]) -> bool:
+    """Whether a Note's title with no rule under it opens a block comment alone on its
+    line, over a blank line and then text: cabal writes its Notes so (`{- Note
+    [Accumulating parser]`). A line comment's `-- Note [X]` over text is GHC's way to
+    cite one (checked on GHC: read as definitions, they made 10 false AC110 and hid 8
+    of lint-notes' broken references)."""
+    lines = comment.lines
+    return comment.kind == "block" and lines[0].text.strip() == title.group(0) and \
+        title.group(0).endswith("]") and not lines[1].text.strip() and \
+        any(cl.text.strip() for cl in lines[2:])
 
 
 def note_titles(found: str, commit: str) -> Iterator[tuple[str, Anchor]]:

@@ -91,6 +91,17 @@ def test_note_needs_underline_at_the_same_column() -> None:
     assert anchors(short, "haskell") == []
 
 
+def test_a_block_titled_by_a_note_over_a_blank_line_defines_it() -> None:
+    cabal = "{- Note [Accumulating parser]\n\nNote: Outdated a bit.\n-}\n"
+    assert anchors(cabal, "haskell") == [("note", "Accumulating parser", 1, 3)]
+    # A line comment's `-- Note [X]` over text cites it (GHC's way); so does a block
+    # with nothing under the title, or one whose title line says more.
+    assert anchors("-- Note [Rules are extra RHSs]\n--\n-- More text.\n", "haskell") == []
+    assert anchors("{- Note [X]\n\n-}\n", "haskell") == []
+    assert anchors("{- Note [X] says so\n\nText.\n-}\n", "haskell") == []
+    assert anchors("{- Note [X]\nText.\n-}\n", "haskell") == []
+
+
 @pytest.mark.parametrize(("src", "lang"), [
     ("{- Note [Foo bar]\n   ~~~~~~~~~~~~~~\n-}\n", "haskell"),
     ("# Note [Foo bar]\n# ~~~~~~~~~~~~~~\n", "python"),
