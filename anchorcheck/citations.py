@@ -67,8 +67,11 @@ _MD_LINK = compiled_on_use(
 )
 # A Markdown link reference definition, `[label]: target "title"`, on its own line.
 _MD_REF_DEF = compiled_on_use(
-    # (Not a footnote, `[^1]: This is done...`.)
+    # (Not a footnote, `[^1]: This is done...`, nor a line that goes on with words:
+    # hls's `[1]: HLint is incompatible with GHC 9.10` is a paragraph, as CommonMark
+    # has it, and HLint no file.)
     r"(?m)^[ \t]{0,3}\[(?!\^)[^\]\n]{1,300}\]:[ \t]*(?P<target><[^<>\n]{1,500}>|[^\s<>]{1,500})"
+    r"""(?=(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$)"""
 )
 _URL = compiled_on_use(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
 _BLOB_URL = compiled_on_use(
