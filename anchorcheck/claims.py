@@ -123,7 +123,8 @@ def find_claims(
             span = _range(m)
             line, col = joined.locate(m.start())
             if span is not None and looks_like_path(path) and _names_a_file(path) and line not in verbatim \
-                    and not _stack_frame(text, m.start(), m.end()) and free(m):
+                    and not _stack_frame(text, m.start(), m.end()) and not _log_field(text, m.start()) \
+                    and free(m):
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
                                      lines=span, claim=claimed_text(text, m.start()))
@@ -175,6 +176,12 @@ def _stack_frame(text: str, start: int, end: int) -> bool:
     the JDK's)."""
     return (start >= 2 and text[start - 1] == "(" and (text[start - 2].isalnum() or text[start - 2] in "_$>")
             and text.startswith(")", end))
+
+
+def _log_field(text: str, start: int) -> bool:
+    """Whether text[start:] is a logged key's value, `caller=main.go:112` (go-kit's
+    logfmt lines pasted into loki's docs: 7 AC103 naming every main.go)."""
+    return start >= 2 and text[start - 1] == "=" and (text[start - 2].isalnum() or text[start - 2] == "_")
 
 
 def _range(m: re.Match[str]) -> tuple[int, int] | None:
