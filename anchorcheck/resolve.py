@@ -394,6 +394,11 @@ class Resolver:
             local = tuple(m for m in matches if m[0] == ref.repo)
             if len(local) == 1:
                 return local
+            # A file beside the citing one: loki's index_set_test.go cites
+            # `index_set.go:114`, one of four index_set.go, the one in its directory.
+            beside = posixpath.join(posixpath.dirname(ref.path), path)
+            if (ref.repo, beside) in local:
+                return ((ref.repo, beside),)
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
 

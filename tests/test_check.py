@@ -245,6 +245,16 @@ def test_ambiguous_path_and_heading_disambiguation(ws: WorkspaceBuilder) -> None
     assert codes(ws) == [("AC103", "z.py", 2)]
 
 
+def test_a_file_named_bare_is_the_one_beside_the_citing_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("loki", {
+        "pkg/compactor/index_set.go": "package compactor\n",
+        "pkg/downloads/index_set.go": "package downloads\n\nfunc f() {}\n",
+        "pkg/downloads/index_set_test.go": "// as index_set.go:3 does\npackage downloads\n",
+        "pkg/other/x_test.go": "// as index_set.go:3 does\npackage other\n",  # 2: which one?
+    })
+    assert codes(ws) == [("AC103", "pkg/other/x_test.go", 1)]
+
+
 def test_quoted_heading_without_location_resolves_anywhere(ws: WorkspaceBuilder) -> None:
     ws.repo("a", {"x.py": "# RETRY POLICY FOR UPLOADS\n# Three tries.\n"})
     ws.repo("b", {"y.py": (
