@@ -97,3 +97,21 @@ def toc_slug(text: str) -> str:
     (traefik's MkDocs site links the first)."""
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return _TOC_RUN.sub("-", _TOC_DROP.sub("", text).strip().lower())
+
+
+_VITEPRESS_SPECIAL = compiled_on_use(r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'“”‘’<>,.?/]+")
+_COMBINING = compiled_on_use(r"[\u0300-\u036f]")
+_CONTROL = compiled_on_use(r"[\u0000-\u001f]")
+
+
+@functools.lru_cache(maxsize=4096)
+def vitepress_slug(text: str) -> str:
+    """VitePress's heading id (@mdit-vue's slugify): every run of punctuation and
+    spaces is one dash, so `build.target` is `build-target` there and `buildtarget`
+    on GitHub (vite's docs link the first 100 times); accents dropped, a leading digit
+    given an `_`."""
+    text = _CONTROL.sub("", _COMBINING.sub("", unicodedata.normalize("NFKD", text)))
+    slug = _VITEPRESS_SPECIAL.sub("-", text).strip("-")
+    if slug[:1].isdigit():
+        slug = "_" + slug
+    return slug.lower()

@@ -61,7 +61,9 @@ _FRAGMENT = compiled_on_use(
 # Every _FRAGMENT match holds this (a file extension right before its `#`); a `#`
 # alone (GHC's `Int#`, `#if`) does not make _FRAGMENT worth trying at every position.
 _FRAGMENT_HINT = compiled_on_use(r"\.[A-Za-z0-9]{1,10}#")
-_NOTE = compiled_on_use(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\]")
+# (Not a Markdown link: vite's `::: tip Note` over a line that opens with
+# ``[`server.sourcemapIgnoreList`](#...)``.)
+_NOTE = compiled_on_use(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\](?!\()")
 _MD_LINK = compiled_on_use(
     r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
 )

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from anchorcheck.anchor import Anchor, AnchorKind, toc_slug
+from anchorcheck.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.excludes import excluded_by
@@ -405,13 +405,18 @@ class Resolver:
     def _from_a_root(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
         """A root-relative link (`/images/x.png`): from the repo's root, as GitHub reads
         it, else from a directory above the citing file, the root of a site built from
-        it (a MkDocs `site-src/`: 121 false AC105 in one vendored site)."""
+        it (a MkDocs `site-src/`: 121 false AC105 in one vendored site), or its
+        `public/` or `static/` folder."""
         parts = ref.path.split("/")[:-1]
         for depth in range(len(parts) + 1):
             root = "/".join(parts[:depth])
-            page = self._page(ref.repo, f"{root}/{path}" if root else path)
-            if page is not None:
-                return ((ref.repo, page),)
+            # A site serves its `public/` (VitePress) or `static/` (Hugo, Docusaurus)
+            # folder at its root: vite's `/logo.svg` is docs/public/logo.svg.
+            for served in ("", "public/", "static/"):
+                where = f"{root}/{served}" if root else served
+                page = self._page(ref.repo, f"{where}{path}")
+                if page is not None:
+                    return ((ref.repo, page),)
         return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
 
     def _from_page_url(self, ref: Reference, path: str) -> str | None:
@@ -484,7 +489,7 @@ class Resolver:
         name = ref.name or ""
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
-            hits = self._toc_hits(name.lower().removeprefix("user-content-"), files)
+            hits = self._site_hits(name.lower().removeprefix("user-content-"), files)
         if len({(a.repo, a.path) for a in hits}) == 1:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
@@ -508,18 +513,22 @@ class Resolver:
         )
         return Resolution(ref, Status.DANGLING, files=files, suggestions=tuple(suggestions))
 
-    def _toc_hits(self, frag: str, files: tuple[FileId, ...]) -> list[Anchor]:
-        """The headings whose Python-Markdown id (MkDocs') is `frag`, where GitHub's
-        slug is not: a repeated title's later ids are `_1`, `_2`... there, not `-1`."""
+    def _site_hits(self, frag: str, files: tuple[FileId, ...]) -> list[Anchor]:
+        """The headings whose id on a documentation site is `frag`, where GitHub's slug
+        is not: Python-Markdown's (MkDocs; a repeated title's later ids `_1`, `_2`...)
+        or VitePress's (`-1`, `-2`...)."""
         hits: list[Anchor] = []
         for f in files:
             headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]
-            same = [a for a in headings if toc_slug(a.name) == frag]
-            base, sep, nth = frag.rpartition("_")
-            if not same and sep and nth.isdigit():
-                repeats = [a for a in headings if toc_slug(a.name) == base]
-                same = repeats[int(nth):int(nth) + 1]
-            hits.extend(same[:1])
+            for slugify, sep in ((toc_slug, "_"), (vitepress_slug, "-")):
+                same = [a for a in headings if slugify(a.name) == frag]
+                base, cut, nth = frag.rpartition(sep)
+                if not same and cut and nth.isdigit():
+                    repeats = [a for a in headings if slugify(a.name) == base]
+                    same = repeats[int(nth):int(nth) + 1]
+                if same:
+                    hits.append(same[0])
+                    break
         return hits
 
     @staticmethod

@@ -524,7 +524,8 @@ def test_links_into_a_documentation_site_resolve_as_the_site_builds_them(ws: Wor
         "[release notes](/#v060), [root](./) and [spec again](spec.md#a.b/C).\n"  # 6
     )
     ws.repo("site", {
-        "docs/guide/page.md": page,
+        "docs/guide/page.md": page + "![logo](/logo.svg) ::: tip Note\n[`x`](#guide) holds.\n",  # 7-8
+        "docs/public/logo.svg": "<svg/>",
         "docs/guide/other.md": "# Other\n\n## Usage\n",
         "docs/guide/spec.md": "REPLACE_WITH_GENERATED_CONTENT\n",
         "docs/images/basic.png": "png",
@@ -535,7 +536,8 @@ def test_links_into_a_documentation_site_resolve_as_the_site_builds_them(ws: Wor
     # From the repo's root, as GitHub reads them, else from a directory above the page
     # (the site's root, docs/); `x/` and `x` are x.md, x/index.md or x/README.md, and
     # x.html is x.md. A fragment no heading's slug can be (`gateway.k8s.io/v1.Gateway`)
-    # names an HTML id or generated content: only its file is checked.
+    # names an HTML id or generated content: only its file is checked. A site's public/
+    # is served at its root (VitePress); `Note` over a link cites no Note.
     assert codes(ws) == [("AC101", "docs/guide/page.md", 5), ("AC105", "docs/guide/page.md", 5)]
 
 
@@ -578,6 +580,20 @@ def test_fragments_resolve_to_mkdocs_ids_too(ws: WorkspaceBuilder) -> None:
         "no heading with fragment #example_3 in traefik:docs/basicauth.md",
         "no heading with fragment #users_1 in traefik:docs/basicauth.md",
     ]
+
+
+def test_fragments_resolve_to_vitepress_ids_too(ws: WorkspaceBuilder) -> None:
+    ws.repo("vite", {
+        "docs/config/build-options.md": "# Build Options\n\n## build.target\n\n## build.target\n\n## 2nd pass\n",
+        "docs/guide/features.md": (
+            "See [target](../config/build-options#build-target), [again](../config/build-options#build-target-1),\n"
+            "[GitHub's](../config/build-options#buildtarget), [pass](../config/build-options#_2nd-pass) and\n"
+            "[none](../config/build-options#build-target-2).\n"  # 3: no third
+        ),
+    })
+    # VitePress: each run of punctuation and spaces is one dash, a leading digit gets
+    # an `_`, a repeated title's ids are `-1`, `-2`.
+    assert codes(ws) == [("AC101", "docs/guide/features.md", 3)]
 
 
 def test_a_url_pinned_to_a_tag_or_commit_is_not_checked_against_the_branch(ws: WorkspaceBuilder) -> None:
