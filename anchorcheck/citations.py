@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 
 from anchorcheck import claims, triggers
 from anchorcheck.anchor import fold_space
@@ -222,6 +223,10 @@ def find_references(
     for matches, fragment in found:
         for m in matches:
             ref = _heading_reference(joined, m, fragment)
+            if ref is not None and ref.kind is RefKind.SLUG and _SNIPPET.search(text, 0, m.start()):
+                # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region
+                # content`: the file is cited, the region is no heading.
+                ref = replace(ref, kind=RefKind.PATH, name=None)
             # `PATH#L12` and `PATH#slug` in pasted output are no citation (verbatim.py);
             # a heading cited by name is one wherever it stands.
             if ref is not None and not (fragment and ref.kind in _FILE_CLAIMS and ref.line in verbatim) \
@@ -231,6 +236,10 @@ def find_references(
     # symbol claims are not claims. A URL's path is not a file of ours either.
     if comment.kind != "docstring":
         yield from claims.find_claims(joined, free, verbatim)
+
+
+# A VitePress code snippet import, `<<< ./file.yaml#region`, up to its path.
+_SNIPPET = compiled_on_use(r"(?m)^[ \t]*<<<[ \t]+\Z")
 
 
 # What a `PATH#...` fragment claims of a file (not a heading it names).

@@ -124,6 +124,11 @@ def test_a_link_reference_definition_is_a_target_and_an_optional_title_only() ->
     assert [p for _, _, _, p in refs(src, "markdown")] == ["a.md", "b b.md", "c.md", "d.md"]
 
 
+def test_a_vitepress_snippet_import_cites_its_file_not_a_heading() -> None:
+    src = "Steps:\n\n   <<< ./deploy.yaml#content [.github/workflows/deploy.yml]\n\nSee x.md#usage.\n"
+    assert refs(src, "markdown") == [("path", None, None, "deploy.yaml"), ("fragment", "usage", None, "x.md")]
+
+
 def test_references_only_inside_comments() -> None:
     assert refs(f'msg = "see {H} in client/templates/deploy.yaml"\n') == []
 
