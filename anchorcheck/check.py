@@ -55,7 +55,8 @@ class CheckResult:
     @property
     def resolutions(self) -> tuple[Resolution, ...]:
         if self._resolutions is None:
-            resolver = Resolver(self.index, self.workspace.settings.headings)
+            settings = self.workspace.settings
+            resolver = Resolver(self.index, settings.headings, settings.ignore_targets)
             self._resolutions = tuple(resolver.resolve(ref) for ref in self.index.references)
         return self._resolutions
 
@@ -152,7 +153,7 @@ def run_check(
         want_symbols(workspace, index, names)
         names.start()  # runs while this process stores what the crawl found, and resolves
         _run(writes)
-        resolver = Resolver(index, workspace.settings.headings)
+        resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets)
         resolutions = tuple(resolver.resolve(ref) for ref in index.references)
         claims, breaches = verify(workspace, index, resolutions, cache, names)
         removed = searching.result() if searching is not None else []

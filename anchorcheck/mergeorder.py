@@ -189,7 +189,8 @@ class Scenarios:
             snaps = [self.snapshot(r.name, key) for r in self.workspace.repos]
             base = self._scenarios[frozenset()].index if key and frozenset() in self._scenarios else None
             index = WorkspaceIndex(snaps, self.workspace.repos, share=base)
-            self._scenarios[key] = Resolver(index, self.workspace.settings.headings)
+            self._scenarios[key] = Resolver(index, self.workspace.settings.headings,
+                                            self.workspace.settings.ignore_targets)
         return self._scenarios[key]
 
 

@@ -280,9 +280,14 @@ class _FilesByName:
 
 
 class Resolver:
-    def __init__(self, index: WorkspaceIndex, headings: HeadingOptions | None = None) -> None:
+    def __init__(
+        self, index: WorkspaceIndex, headings: HeadingOptions | None = None,
+        ignore_targets: Sequence[str] = (),
+    ) -> None:
         self.index = index
         self.headings = headings or HeadingOptions()
+        # `ignore-targets`: references whose target as written matches are not checked.
+        self._ignored = re.compile("|".join(f"(?:{p})" for p in ignore_targets)) if ignore_targets else None
         self._heading_names: Suggester | None = None
         self._note_names: Suggester | None = None
         self._folded: defaultdict[str, list[Anchor]] | None = None  # Markdown headings by folded name
@@ -300,6 +305,10 @@ class Resolver:
     def resolve(self, ref: Reference) -> Resolution:
         if ref.kind is RefKind.NOTE:
             return self._note(ref)
+        if self._ignored is not None and ref.target_path is not None:
+            written = ref.target_path + (f"#{ref.name}" if ref.kind is RefKind.SLUG and ref.name else "")
+            if self._ignored.search(written):
+                return Resolution(ref, Status.EXTERNAL)  # the workspace says: not ours to check
         if ref.target_path is None:
             if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
                 return self._in_files(ref, ((ref.repo, ref.path),))

@@ -32,6 +32,7 @@ _SETTING_KEYS = {
     "history-depth": int,
     "exclude": list,
     "extend-exclude": list,
+    "ignore-targets": list,
 }
 # `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
 _RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity"})
@@ -103,6 +104,10 @@ class Settings:
     jobs: int = 0
     # Path patterns not read in any repo (excludes.py); a repo's own `exclude` adds to them.
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+
+    # Regexes: a reference whose target, as written, matches one is not checked
+    # (links into the rest of a site the repo is part of: loki's `/products/cloud/`).
+    ignore_targets: tuple[str, ...] = ()
 
     def excluded_in(self, spec: RepoSpec) -> tuple[str, ...]:
         """The patterns not read in `spec`'s repo, sorted and each once."""
@@ -294,6 +299,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     exclude += check_patterns(values["extend-exclude"] or [], f"{where} 'extend-exclude'")
     return Settings(
         exclude=exclude,
+        ignore_targets=_regexes(values["ignore-targets"] or [], f"{where} 'ignore-targets'"),
         max_file_size=pick("max-file-size", defaults.max_file_size),
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
@@ -305,6 +311,17 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
             extend=parse_codes(_codes(rules, "enable", path)),
         ),
     )
+
+
+def _regexes(values: list[Any], where: str) -> tuple[str, ...]:
+    for value in values:
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}: {value!r} is not a string")
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ConfigError(f"{where}: {value!r} is not a regular expression ({exc})") from None
+    return tuple(values)
 
 
 def _severities(rules: dict[str, Any], path: Path) -> tuple[tuple[str, Severity], ...]:

@@ -608,6 +608,21 @@ def test_a_url_pinned_to_a_tag_or_commit_is_not_checked_against_the_branch(ws: W
     assert codes(ws) == [("AC105", "docs/upgrade.md", 3)]
 
 
+def test_targets_the_workspace_ignores_are_not_checked(ws: WorkspaceBuilder) -> None:
+    ws.repo("loki", {"docs/sources/overview.md": (
+        "Try [Grafana Cloud](/products/cloud/), ![ILE](/media/docs/loki/ile.svg),\n"  # 1: the site's, not ours
+        "[gone](/nowhere/page) and [a section](overview.md#no-such-section).\n"       # 2: still checked
+    )})
+    config = ws.config()
+    config.write_text(config.read_text() + '[settings]\nignore-targets = ["^/(products|media)/", "#no-such"]\n',
+                      encoding="utf-8")
+    r = run_cli("check", "--format", "json", "--fail-on", "never", cwd=ws.root)
+    assert [(f["code"], f["line"]) for f in json.loads(r.out)["findings"]] == [("AC105", 2)]
+    config.write_text(config.read_text().replace('"#no-such"', '"(unclosed"'), encoding="utf-8")
+    r = run_cli("check", cwd=ws.root)
+    assert r.code == 2 and r.err.count("\n") == 1 and "'ignore-targets': '(unclosed' is not a regular expression" in r.err
+
+
 def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -> None:
     lib = (
         "//! Use a [`Builder`] to make a [`Runtime`].\n"

@@ -26,4 +26,5 @@ def test_example_config_parses_without_warnings() -> None:
     assert settings.rules.extend == ("AC120",) and settings.rules.select == ()
     assert settings.history_depth == 250
     assert settings.exclude == ("vendor/", "node_modules/", "testdata/", "third_party/")
+    assert settings.ignore_targets == ("^/(products|blog)/",)
     assert [r["name"] for r in data["repo"]] == ["client", "client-runtime", "backend"]
