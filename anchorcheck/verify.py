@@ -18,6 +18,7 @@ from typing import Any
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
+from anchorcheck.excludes import excluder
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
@@ -408,11 +409,13 @@ def list_facts(workspace: Workspace, address: str | None) -> list[tuple[str, Fac
             continue
         git = GitRepo(spec.path)
         commit = git.resolve(spec.ref)
+        # An excluded file's facts are listed only when asked for by path.
+        excluded = excluder(workspace.settings.excluded_in(spec)) if path_part is None else None
         entries = {
             e.oid: e.path for e in git.list_tree(commit)
             if not e.is_submodule and not e.is_symlink and e.size <= workspace.settings.max_file_size
             and (path_part is None or e.path == path_part)
-            and _fact_file(e.path)
+            and _fact_file(e.path) and (excluded is None or not excluded.fullmatch(e.path))
         }
         for oid, data in git.read_blobs(list(entries)):
             text, _ = decode_blob(data)

@@ -109,3 +109,12 @@ def test_a_pr_touching_vendored_code_is_not_read_and_indexes_record_the_patterns
     r = run_cli("check", "--index", str(index), "--exclude", "gen/", cwd=ws.root)
     assert r.code == 2 and "rebuild it with the same config" in r.err
     assert run_cli("check", "--index", str(index), cwd=ws.root).code == 0
+
+
+def test_facts_of_excluded_files_are_listed_only_when_asked_by_path(ws: WorkspaceBuilder) -> None:
+    ws.repo("svc", {"values.yaml": "port: 8080\n", "vendor/lib/values.yaml": "port: 9090\n"})
+    ws.config()
+    r = run_cli("facts", "--format", "json", cwd=ws.root)
+    assert [f["address"] for f in json.loads(r.out)["facts"]] == ["svc:values.yaml::port"]
+    r = run_cli("facts", "svc:vendor/lib/values.yaml", "--format", "json", cwd=ws.root)
+    assert [f["value"] for f in json.loads(r.out)["facts"]] == ["9090"]
