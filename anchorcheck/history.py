@@ -289,8 +289,8 @@ def repo_removals(
 
 def _removals_key(commit: str, depth: int) -> str:
     # v2: code files only; v3: the commits as history_commits lists them; v4: by file;
-    # v5: no keyword in a comment line, C-style functions defined
-    return f"removals:v5:{commit}:{depth}"
+    # v5: no keyword in a comment line, C-style functions defined; v6: C-style removals
+    return f"removals:v6:{commit}:{depth}"
 
 
 class ParsedLog:
@@ -340,7 +340,7 @@ def _parse_log(log: Background) -> dict[str, CommitEvents]:
 
 
 # + a commit's sha: its CommitEvents, stored as [subject, [[name, sign, path], ...]]
-_EVENTS_KEY = "history-events:v3:"  # v2: one event per name and file; v3: no comment lines
+_EVENTS_KEY = "history-events:v4:"  # v2: one event per name and file; v3: no comment lines; v4: C functions
 
 
 def _cached_events(cache: BlobCache | None, shas: Sequence[str]) -> dict[str, CommitEvents]:
@@ -499,7 +499,10 @@ def commit_events(log: str) -> dict[str, CommitEvents]:
                 ok = readable[path] = language_of(path) is not None
             if not ok:
                 continue
-            for start, name, assigned in _events(diff):
+            found = _events(diff)
+            if path.endswith(_C_SOURCES):
+                found = _with_c_functions(diff, found)
+            for start, name, assigned in found:
                 # A removed `name = ...` only counts for a constant (NAME = ...): lower-
                 # case module-level bindings (`numpy = importorskip(...)`) come and go.
                 if assigned and not (name.isupper() or "::" in _line_at(diff, start)):
@@ -563,6 +566,33 @@ def _events(diff: str) -> list[tuple[int, str, bool]]:
             events.append((start, m.group("b"), True))
     events.sort()
     return events
+
+
+# C and C++ sources, where a function is defined with no keyword: its types, then its
+# name at the start of a line (`void hashTypeSetExDone(HashTypeSetEx *ex) {`, a
+# prototype). At least one type word must come first: a call at the start of a line
+# (`TEST(Suite, Case) {`, `module_init(f);`) defines nothing here. Java's and C#'s
+# methods stand indented in their class, so only these extensions.
+_C_SOURCES = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
+_C_FUNCTION = compiled_on_use(
+    r"^(?!\+\+\+|---)(?P<sign>[-+])(?!(?:return|else|case|goto|typedef|do)\b)"
+    r"[A-Za-z_][\w \t*&:<>,]*?[ \t*&](?P<name>[A-Za-z_]\w*)[^\S\n]*\(",
+    re.MULTILINE | re.ASCII,
+)
+_C_NOT_NAMES = frozenset({"if", "for", "while", "switch", "return", "sizeof", "defined", "case"})
+
+
+def _with_c_functions(diff: str, found: list[tuple[int, str, bool]]) -> list[tuple[int, str, bool]]:
+    """`found` (_events' answer) with the C-style functions: redis's removed functions
+    were no removal events (its comments still naming them could not be AC203). On a
+    line with both, the function is what it defines (`struct s *mk(int a)` is mk)."""
+    functions = {m.start(): m.group("name") for m in _C_FUNCTION.finditer(diff)
+                 if m.group("name") not in _C_NOT_NAMES}
+    if not functions:
+        return found
+    by_line = {start: (start, name, assigned) for start, name, assigned in found}
+    by_line.update((start, (start, name, False)) for start, name in functions.items())
+    return sorted(by_line.values())
 
 
 def _line_at(text: str, start: int) -> str:

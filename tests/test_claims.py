@@ -220,6 +220,21 @@ def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder
                          "in runtime ('drop the healthz report') removed it from jobs.py")
 
 
+def test_a_removed_c_function_is_ac203_and_a_call_at_a_line_start_removes_nothing(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.repobuilder import commit
+
+    before = ("static int *old_lookup(Dict *d, const char *key) {\n  return 0;\n}\n\n"
+              "struct entry *make_entry(int n)\n{\n  return 0;\n}\n\nTEST(Dict, Lookup) {\n}\n\n"
+              "void kept(void) {\n}\n")
+    server = ws.repo("server", {"dict.c": before, "test.h": "void kept(void);\n"})
+    gone = commit(server, {"dict.c": "void kept(void) {\n}\n", "test.h": "\n"}, "drop the old lookup")
+    ws.repo("client", {"a.py": "# old_lookup(), make_entry(), TEST() and kept() are C\nx = 1\n"})
+    out = [(c, msg.split(" is ")[0]) for c, _, _, msg, _ in findings(ws)]
+    # kept's prototype left test.h, but dict.c still defines it; TEST is a call.
+    assert out == [("AC203", "old_lookup"), ("AC203", "make_entry")]
+    assert gone[:12] in findings(ws)[0][3]
+
+
 def test_a_c_function_is_defined_and_a_comment_line_removes_nothing(ws: WorkspaceBuilder) -> None:
     # redis: a commit rewrote a comment "... done by function hashTypeSetExDone()", read
     # as a removal, and the function, defined C-style (no keyword), as not defined: AC203.
