@@ -8,6 +8,7 @@ import gc
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -127,6 +128,16 @@ def _say_skipped(result: CheckResult, verbose: bool) -> None:
             elif verbose:
                 click.echo(f"anchorcheck: {safe_text(name)}:{safe_text(skip.path)}: skipped "
                            f"({safe_text(skip.reason)})", err=True)
+        if verbose and snap.excluded:
+            from anchorcheck.excludes import excluded_by
+
+            by_pattern = Counter(excluded_by(snap.excluded, path) for path in snap.paths)
+            by_pattern.pop(None, None)
+            if by_pattern:
+                counts = sorted((str(pattern), n) for pattern, n in by_pattern.items())
+                said = ", ".join(f"{safe_text(pattern)} {n}" for pattern, n in counts)
+                click.echo(f"anchorcheck: {safe_text(name)}: {sum(by_pattern.values())} files excluded "
+                           f"({said})", err=True)
         if verbose:
             click.echo(f"anchorcheck: {safe_text(name)} at {snap.commit[:12]}: "
                        f"{len(snap.paths)} files, {snap.files_read} read from git "

@@ -63,6 +63,8 @@ def test_vendored_code_is_listed_not_read(ws: WorkspaceBuilder) -> None:
     assert found == [("AC101", "main.go", 1), ("AC101", "main.go", 2), ("AC105", "gen/api.go", 1)]
     assert "svc:vendor/lib/lock.go was not read: excluded by 'vendor/'" in r.out
     assert "svc:vendor/lib/README.md was not read: excluded by 'vendor/'" in r.out
+    r = ws.check("--verbose", "--fail-on", "never")
+    assert "anchorcheck: svc: 2 files excluded (vendor/ 2)" in r.err
     # --exclude adds to the configured patterns.
     r = ws.check("--exclude", "gen/", "--format", "json", "--fail-on", "never")
     assert [f["path"] for f in json.loads(r.out)["findings"]] == ["main.go", "main.go"]
