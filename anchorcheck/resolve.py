@@ -45,6 +45,8 @@ _SLUG_SHAPE = re.compile(r"[\w-]*")
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
 _PAGES = (".html", ".htm")
+# A directory named for a language (`de`, `pt-BR`, `zh_CN`, `zh-hant`).
+_LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
 @functools.cache
@@ -359,7 +361,7 @@ class Resolver:
                 self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
-            page = self._from_page_url(ref, path)
+            page = self._from_page_url(ref, path) or self._in_default_language(ref, path)
             if page is not None:
                 return ((ref.repo, page),)
             targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
@@ -445,6 +447,23 @@ class Resolver:
         if joined.startswith("../") or joined in (".", ".."):
             return None
         return self._page(ref.repo, joined)
+
+    def _in_default_language(self, ref: Reference, path: str) -> str | None:
+        """A link in a translated page that resolves in the English page's place: a
+        site translated into `docs/de/` beside `docs/en/` shows the English page where
+        no translation exists (MkDocs' i18n, fastapi: 30 false AC105 for
+        `release-notes.md` and `newsletter.md`, written in English only)."""
+        if language_of(ref.path) != "markdown":
+            return None
+        parts = ref.path.split("/")
+        for i, part in enumerate(parts[:-1]):
+            if part != "en" and _LANGUAGE_DIR.fullmatch(part) and \
+                    "/".join([*parts[:i], "en"]) in self.index.dirs(ref.repo):
+                english = "/".join([*parts[:i], "en", *parts[i + 1:]])
+                joined = posixpath.normpath(posixpath.join(posixpath.dirname(english), path))
+                if not joined.startswith("../"):
+                    return self._page(ref.repo, joined)
+        return None
 
     def _page(self, repo: str, path: str) -> str | None:
         """The file or directory a link's path names in `repo`, or the page a site

@@ -566,6 +566,18 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
                          ("AC105", "docs/sources/get-started/architecture.md", 5)]
 
 
+def test_a_translated_page_links_the_english_page_where_no_translation_is(ws: WorkspaceBuilder) -> None:
+    ws.repo("fastapi", {
+        "docs/en/docs/release-notes.md": "# Release notes\n",
+        "docs/en/docs/deployment/versions.md": "See the [notes](../release-notes.md).\n",
+        "docs/de/docs/deployment/versions.md": "Siehe [Notizen](../release-notes.md), [weg](../gone.md).\n",
+        "docs/zh-hant/docs/index.md": "[notes](release-notes.md)\n",
+        "src/ui/page.md": "[x](release-notes.md)\n",  # `ui` is no language here: no en/ beside it
+    })
+    # MkDocs' i18n shows the English page where no translation exists.
+    assert codes(ws) == [("AC105", "docs/de/docs/deployment/versions.md", 1), ("AC105", "src/ui/page.md", 1)]
+
+
 def test_fragments_resolve_to_mkdocs_ids_too(ws: WorkspaceBuilder) -> None:
     page = (
         "# Basic auth\n\n"
