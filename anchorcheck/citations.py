@@ -190,7 +190,12 @@ def find_references(
                 yield _blob_url_reference(joined, m)
     in_markdown = comment.kind in ("prose", "heading")
     if "](" in text:
+        # In Markdown, a link written inside a code span is code (fastapi's docs show
+        # `[text](url){.internal-link}` as the syntax to keep).
+        code = [c.span() for c in _CODE_SPAN.finditer(text)] if in_markdown and "`" in text else []
         for m in _MD_LINK.finditer(text):
+            if code and any(a <= m.start() < b for a, b in code):
+                continue
             ref = _md_link_reference(joined, m, in_markdown)
             if ref is not None:
                 if free(m):
@@ -289,6 +294,11 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
                           target_path=path)
 
 
+# A link target a build substitutes: upper-case words joined by `_` (no file is named so;
+# `LICENSE` alone still is a file).
+_PLACEHOLDER = compiled_on_use(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
+# A Markdown code span: a run of backticks, then the text up to the same run.
+_CODE_SPAN = compiled_on_use(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 # A link target that is a URL: a scheme, or `//host` (relative to the page's scheme).
 _SCHEME = compiled_on_use(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
@@ -301,8 +311,8 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
     target = m.group("target").strip("<>")
     if _SCHEME.match(target):
         return None  # a URL (blob URLs into the workspace are read separately)
-    if any(ch in target for ch in "{}$<>|*"):
-        return None  # templated or a glob, not a link
+    if any(ch in target for ch in "{}$<>|*") or _PLACEHOLDER.fullmatch(target):
+        return None  # templated (`ENGLISH_VERSION_URL`, which fastapi's build fills in) or a glob
     path, _, frag = target.partition("#")
     path = path.split("?", 1)[0]
     if path and not in_markdown and not looks_like_path(path):

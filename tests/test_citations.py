@@ -129,6 +129,16 @@ def test_a_vitepress_snippet_import_cites_its_file_not_a_heading() -> None:
     assert refs(src, "markdown") == [("path", None, None, "deploy.yaml"), ("fragment", "usage", None, "x.md")]
 
 
+def test_a_markdown_link_inside_a_code_span_is_code() -> None:
+    src = ("Keep `[text](url){.internal-link}` and ``[a](b.md)``, and a\nspan `across\n[c](c.md)` lines,"
+           " but [real](gone.md), `x` [r2](g2.md).\n")
+    assert [p for _, _, _, p in refs(src, "markdown")] == ["gone.md", "g2.md"]
+    # A placeholder a build fills in is no file; LICENSE is one.
+    assert [p for _, _, _, p in refs("[en](ENGLISH_VERSION_URL), [l](LICENSE)\n", "markdown")] == ["LICENSE"]
+    # In a code comment, backticks mark no code span: the link is read.
+    assert [p for _, _, _, p in refs("# `x` see [guide](docs/guide.md) `y`\n")] == ["docs/guide.md"]
+
+
 def test_references_only_inside_comments() -> None:
     assert refs(f'msg = "see {H} in client/templates/deploy.yaml"\n') == []
 
