@@ -437,8 +437,9 @@ class Resolver:
         `guide/diagram.svg` (Grafana's Loki docs: 69 false AC105). Only when the link
         does not resolve from the file; an index page's URL is its directory already,
         and a page at the repo's root (CONTRIBUTING.md) is GitHub's, not a site's:
-        consul-k8s's `[changelog entry](../.changelog)` there is broken."""
-        if language_of(ref.path) != "markdown" or "/" not in ref.path:
+        consul-k8s's `[changelog entry](../.changelog)` there is broken. Nor for a link to
+        a `.md` file: MkDocs resolves those from the file, and so does GitHub."""
+        if language_of(ref.path) != "markdown" or "/" not in ref.path or path.lower().endswith(".md"):
             return None
         stem = posixpath.splitext(posixpath.basename(ref.path))[0]
         if stem.lower() in ("index", "_index", "readme"):

@@ -547,10 +547,12 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
         "See [modes](../deployment-modes/), [components](../components/) and\n"  # 3: siblings
         "![diagram](../diagram.svg), [design](../../community/design/2020-02-push-api/).\n"  # 4
         "[gone](../no-such-page/) and [also gone](../../nowhere/).\n"  # 5: broken either way
+        "[a file](../components.md) is read from the file, as MkDocs and GitHub do.\n"  # 6
     )
     ws.repo("loki", {
         "docs/sources/get-started/architecture.md": arch,
         "docs/sources/get-started/deployment-modes.md": "# Modes\n",
+        "docs/sources/get-started/components.md": "# Components, the file\n",
         "docs/sources/get-started/components/_index.md": "# Components\n",
         "docs/sources/get-started/diagram.svg": "<svg/>",
         "docs/sources/community/design/2020-02-Push-API.md": "# Push API\n",
@@ -563,7 +565,8 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
     # page's URL is its directory already, and a page at the root is GitHub's.
     assert codes(ws) == [("AC105", "CONTRIBUTING.md", 1), ("AC105", "docs/sources/get-started/_index.md", 1),
                          ("AC105", "docs/sources/get-started/architecture.md", 5),
-                         ("AC105", "docs/sources/get-started/architecture.md", 5)]
+                         ("AC105", "docs/sources/get-started/architecture.md", 5),
+                         ("AC105", "docs/sources/get-started/architecture.md", 6)]
 
 
 def test_a_translated_page_links_the_english_page_where_no_translation_is(ws: WorkspaceBuilder) -> None:
