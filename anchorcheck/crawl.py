@@ -611,7 +611,7 @@ class _Plan:
             self.oids[entry.path] = entry.oid  # its keys are the snapshot's paths
             if entry.is_symlink:
                 continue  # never followed: its target may lie outside the snapshot
-            if excluded is not None and excluded.fullmatch(entry.path):
+            if excluded is not None and excluded.search(entry.path):
                 continue  # listed, not read (not even for Notes: see excludes.py)
             lang = language_of(entry.path)
             if lang is None:
@@ -692,7 +692,7 @@ class _Plan:
         excluded = self.excluder
         found = [(path, anchor) for path, anchor in note_titles(out.decode(errors=PATH_ERRORS), self.commit)
                  if language_of(path) is None and path in self.oids
-                 and (excluded is None or not excluded.fullmatch(path))]
+                 and (excluded is None or not excluded.search(path))]
         if self.cache is not None:
             self.cache.put_result(self.notes_key, [[p, a.name, a.line, a.col] for p, a in found])
         return found

@@ -20,6 +20,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from anchorcheck.errors import ConfigError
 
@@ -42,17 +43,43 @@ def check_patterns(patterns: Sequence[object], where: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def excluder(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One regex for all the patterns (None for none): its fullmatch on a path says
-    whether the path is excluded. Compiled once per set of patterns."""
+@dataclass(frozen=True, slots=True)
+class Excluder:
+    """Whether a path is excluded by a set of patterns: one regex for them all, tried
+    only on paths that hold one of their literal parts (`vendor`). Over GHC's 25k
+    paths, none excluded, the regex alone took 10 ms, the literals first 2.5-4 ms."""
+
+    regex: re.Pattern[str]
+    literals: tuple[str, ...]  # empty when some pattern has no literal part (`*`)
+
+    def search(self, path: str) -> bool:
+        if self.literals:
+            for lit in self.literals:  # (a plain loop: any() over a generator took twice as long)
+                if lit in path:
+                    break
+            else:
+                return False
+        return self.regex.fullmatch(path) is not None
+
+
+def excluder(patterns: tuple[str, ...]) -> Excluder | None:
+    """The Excluder of the patterns (None for none), made once per set of patterns."""
     return _compiled(tuple(sorted(set(patterns))))
 
 
 @functools.lru_cache(maxsize=32)
-def _compiled(patterns: tuple[str, ...]) -> re.Pattern[str] | None:
+def _compiled(patterns: tuple[str, ...]) -> Excluder | None:
     if not patterns:
         return None
-    return re.compile("|".join(f"(?:{_translate(p)})" for p in patterns), re.DOTALL)
+    literals = tuple(_literal(p) for p in patterns)
+    regex = re.compile("|".join(f"(?:{_translate(p)})" for p in patterns), re.DOTALL)
+    return Excluder(regex, literals if all(literals) else ())
+
+
+def _literal(pattern: str) -> str:
+    """The longest part of the pattern every path it excludes holds as it is."""
+    # (Without the slashes at its ends: `**/gen/` excludes `gen/x`, with no `/gen/` in it.)
+    return max((run.strip("/") for run in re.split(r"[*?]+", pattern)), key=len)
 
 
 def _translate(pattern: str) -> str:
@@ -85,4 +112,4 @@ def _translate(pattern: str) -> str:
 
 def excluded_by(patterns: tuple[str, ...], path: str) -> str | None:
     """The first of the patterns that excludes `path`, or None."""
-    return next((p for p in patterns if (rx := _compiled((p,))) is not None and rx.fullmatch(path)), None)
+    return next((p for p in patterns if (rx := _compiled((p,))) is not None and rx.search(path)), None)

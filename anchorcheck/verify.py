@@ -415,7 +415,7 @@ def list_facts(workspace: Workspace, address: str | None) -> list[tuple[str, Fac
             e.oid: e.path for e in git.list_tree(commit)
             if not e.is_submodule and not e.is_symlink and e.size <= workspace.settings.max_file_size
             and (path_part is None or e.path == path_part)
-            and _fact_file(e.path) and (excluded is None or not excluded.fullmatch(e.path))
+            and _fact_file(e.path) and (excluded is None or not excluded.search(e.path))
         }
         for oid, data in git.read_blobs(list(entries)):
             text, _ = decode_blob(data)

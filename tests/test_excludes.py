@@ -18,7 +18,7 @@ from tests.conftest import WorkspaceBuilder, run_cli
 def excluded(patterns: tuple[str, ...], paths: list[str]) -> list[str]:
     rx = excluder(patterns)
     assert rx is not None
-    return [p for p in paths if rx.fullmatch(p)]
+    return [p for p in paths if rx.search(p)]
 
 
 def test_patterns_follow_gitignore() -> None:
@@ -37,6 +37,7 @@ def test_patterns_follow_gitignore() -> None:
     assert excluded(("third_party/**/*.c",), paths) == ["third_party/a/b/c.c"]
     assert excluded(("*/third_party/",), paths) == ["src/third_party/d.c"]
     assert excluder(()) is None
+    assert excluded(("*",), ["a", "b/c"]) == ["a", "b/c"]  # no literal part: every path is tried
     assert excluded(DEFAULT_EXCLUDE, ["plugins/x/test/testdata/Note.hs", "node_modules/a/b.js", "src/a.go",
                                       "testdata.go"]) == ["plugins/x/test/testdata/Note.hs", "node_modules/a/b.js"]
     assert excluded_by(("docs/", "vendor/"), "svc/vendor/x.go") == "vendor/"
