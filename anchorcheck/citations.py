@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
+from urllib.parse import unquote
 
 from anchorcheck import claims, triggers
 from anchorcheck.anchor import fold_space
@@ -315,6 +316,8 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
         return None  # templated (`ENGLISH_VERSION_URL`, which fastapi's build fills in) or a glob
     path, _, frag = target.partition("#")
     path = path.split("?", 1)[0]
+    if "%" in target:  # a link is a URL: `my%20notes.md` is the file `my notes.md`
+        path, frag = unquote(path), unquote(frag)
     if path and not in_markdown and not looks_like_path(path):
         return None  # `[rsen](results)` in a code comment is not a link
     line, col = joined.locate(m.start())
@@ -342,7 +345,8 @@ def _blob_url_reference(joined: JoinedText, m: re.Match[str]) -> Reference:
     # The repo is kept as `owner/name`; the resolver maps it to a workspace repo by
     # name or configured URL, and ignores the link when none matches.
     repo = f"{m.group('owner')}/{m.group('name')}"
-    path = m.group("path").rstrip(".,;:")
+    # (ty's generated rules page links `blob/main/crates%2Fty_python_semantic%2F...`.)
+    path = unquote(m.group("path").rstrip(".,;:"))
     span = claims.line_range(m.group("l1"), m.group("l2")) if m.group("l1") else None
     if span is not None:
         return Reference.make(RefKind.LINES, line, col, m.group(0), target_repo=repo,

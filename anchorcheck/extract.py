@@ -19,7 +19,7 @@ from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
 from anchorcheck.triggers import INTEREST, keep_test
 
-EXTRACTOR_VERSION = 31
+EXTRACTOR_VERSION = 32
 
 
 @dataclass(frozen=True, slots=True)

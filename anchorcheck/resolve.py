@@ -313,7 +313,14 @@ class Resolver:
                 return Resolution(ref, Status.EXTERNAL)  # the workspace says: not ours to check
         if ref.target_path is None:
             if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
-                return self._in_files(ref, ((ref.repo, ref.path),))
+                found = self._in_files(ref, ((ref.repo, ref.path),))
+                if found.status is Status.DANGLING and language_of(ref.path) not in ("markdown", "haskell"):
+                    # A doc comment's `[fix](#fix)` names an anchor of the page a tool
+                    # builds from the code (rustdoc's `#method.new`, ruff's settings
+                    # page: 49 false AC101), which the file does not hold. Haddock's
+                    # anchors are written in the source (`-- #laws#`): still checked.
+                    return Resolution(ref, Status.EXTERNAL)
+                return found
             if ref.kind is RefKind.LINES:  # `at :27-28` with no path named: this file
                 return Resolution(ref, Status.RESOLVED, files=((ref.repo, ref.path),))
             return self._anywhere(ref)

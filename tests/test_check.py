@@ -638,6 +638,24 @@ def test_targets_the_workspace_ignores_are_not_checked(ws: WorkspaceBuilder) -> 
     assert r.code == 2 and r.err.count("\n") == 1 and "'ignore-targets': '(unclosed' is not a regular expression" in r.err
 
 
+def test_percent_encoded_links_and_fragments_of_generated_pages(ws: WorkspaceBuilder) -> None:
+    options = (
+        "/// Like [`fix`](#fix), but see [notes](#deadlock-safety) and [gone](#gone-heading).\n"  # 1
+        "pub struct Options;\n"
+    )
+    ws.repo("ruff", {
+        "crates/ws/src/options.rs": options,
+        "crates/ws/src/lib.rs": "//! # Deadlock safety\n//!\n//! Lock first.\npub fn f() {}\n",
+        "docs/my notes.md": "# Notes\n\n## Café\n",
+        "docs/index.md": "[n](my%20notes.md#caf%C3%A9), [x](my%20notes.md#gone)\n"  # 1: the second dangles
+                         "<a href='https://github.com/acme/ruff/blob/main/docs%2Fmy%20notes.md'>src</a>\n",
+        "Lib.hs": "-- | See [laws](#laws).\nmodule Lib where\n",  # Haddock's anchors are in the source
+    })
+    # A link is a URL: its percent escapes are decoded. A fragment a code file's doc
+    # comment names, which the file does not hold, is an anchor of generated docs.
+    assert codes(ws) == [("AC101", "Lib.hs", 1), ("AC101", "docs/index.md", 1)]
+
+
 def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -> None:
     lib = (
         "//! Use a [`Builder`] to make a [`Runtime`].\n"
