@@ -113,3 +113,70 @@ def _translate(pattern: str) -> str:
 def excluded_by(patterns: tuple[str, ...], path: str) -> str | None:
     """The first of the patterns that excludes `path`, or None."""
     return next((p for p in patterns if (rx := _compiled((p,))) is not None and rx.search(path)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreFile:
+    """One `.gitignore` of a tree: its directory and its rules in order, each a
+    pattern's regex and whether it is a negation (`!keep.md`)."""
+
+    directory: str  # "" at the root
+    rules: tuple[tuple[re.Pattern[str], bool], ...]
+    literals: tuple[str, ...] = ()  # each rule's literal part (_literal), in order
+    anchored: tuple[bool, ...] = ()  # each rule's: whether it names a place (`/rules/`)
+
+    @classmethod
+    def parse(cls, directory: str, text: str) -> IgnoreFile:
+        rules, literals, anchored = [], [], []
+        for raw in text.splitlines():
+            line = raw.rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negated = line.startswith("!")
+            pattern = line[1:] if negated else line
+            pattern = pattern.removeprefix("\\")  # `\#file`, `\!file`: literal
+            if not pattern.strip("/"):
+                continue
+            rules.append((re.compile(_translate(pattern), re.DOTALL), negated))
+            literals.append(_literal(pattern))
+            anchored.append("/" in pattern.rstrip("/"))
+        return cls(directory, tuple(rules), tuple(literals), tuple(anchored))
+
+    def verdict(self, path: str) -> bool | None:
+        """Whether this file ignores `path` (its last matching rule says), or None
+        when no rule matches or the path lies outside its directory."""
+        if self.directory:
+            if not path.startswith(self.directory + "/"):
+                return None
+            path = path[len(self.directory) + 1:]
+        found = None
+        for regex, negated in self.rules:
+            if regex.fullmatch(path) or regex.fullmatch(path + "/"):  # (a link may name a directory)
+                found = not negated
+        return found
+
+
+    def names(self, suffix: str) -> bool:
+        """Whether this file ignores `suffix` placed under its directory by a rule that
+        names a place there (anchored: `/rules/` for `rules/x.md`) and whose literal
+        part the suffix holds, no later rule taking it back. A rule for any depth
+        (`pkg`, `*.yaml`, in a vendored library's .gitignore) would take any path for
+        a build's output."""
+        found = False
+        for (regex, negated), literal, anchored in zip(self.rules, self.literals, self.anchored, strict=True):
+            if (negated or (anchored and literal and literal in suffix)) and \
+                    (regex.fullmatch(suffix) or regex.fullmatch(suffix + "/")):
+                found = not negated
+        return found
+
+
+def git_ignores(files: list[IgnoreFile], path: str) -> bool:
+    """Whether git would ignore `path` by these `.gitignore` files: the deepest that
+    has a matching rule decides, as in git (which also reads `.git/info/exclude` and
+    the user's global file; a tree does not hold those)."""
+    ignored = False
+    for ignore in sorted(files, key=lambda f: f.directory.count("/") + bool(f.directory)):
+        verdict = ignore.verdict(path)
+        if verdict is not None:
+            ignored = verdict
+    return ignored

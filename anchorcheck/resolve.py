@@ -15,7 +15,7 @@ from pathlib import Path
 from anchorcheck.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
-from anchorcheck.excludes import excluded_by
+from anchorcheck.excludes import IgnoreFile, excluded_by, git_ignores
 from anchorcheck.gitio import GitRepo
 from anchorcheck.headings import HeadingOptions, caps_heading_text
 from anchorcheck.languages import language_of
@@ -95,6 +95,7 @@ class WorkspaceIndex:
         self._dirs: dict[str, set[str]] = {}
         self._skipped: dict[str, dict[str, str]] = {}  # see unread_reason()
         self._pages_by_lower: dict[str, dict[str, str | None]] = {}  # see page_ignoring_case()
+        self._ignore_files: dict[str, list[IgnoreFile]] = {}  # see git_ignores()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -207,6 +208,33 @@ class WorkspaceIndex:
             return skipped[path]
         pattern = excluded_by(snap.excluded, path)
         return None if pattern is None else f"excluded by {pattern!r}"
+
+    def git_ignores(self, repo: str, path: str) -> bool:
+        """Whether the repo's `.gitignore` files (at the snapshot's commit) ignore
+        `path`: a file a build writes (ruff's docs/.gitignore lists the settings.md
+        and rules/ its docs build generates). Read from git on first need; a repo git
+        cannot read (gone, or only in an index file) ignores nothing."""
+        files = self.ignore_files(repo)
+        return bool(files) and git_ignores(files, path)
+
+    def ignore_files(self, repo: str) -> list[IgnoreFile]:
+        """The repo's `.gitignore` files, read on first need."""
+        files = self._ignore_files.get(repo)
+        if files is None:
+            files = self._ignore_files[repo] = self._read_ignore_files(repo)
+        return files
+
+    def _read_ignore_files(self, repo: str) -> list[IgnoreFile]:
+        snap, spec = self.snapshots.get(repo), self.repos.get(repo)
+        if snap is None or spec is None:
+            return []
+        where = {oid: path.rpartition("/")[0] for path, oid in snap.oids.items()
+                 if path == ".gitignore" or path.endswith("/.gitignore")}
+        try:
+            return [IgnoreFile.parse(where[oid], data.decode("utf-8", errors="replace"))
+                    for oid, data in GitRepo(spec.path).read_blobs(list(where)) if data is not None]
+        except (GitError, OSError):
+            return []
 
     def page_ignoring_case(self, repo: str, path: str) -> str | None:
         """The one Markdown file whose path is `path` but for case, if one is."""
@@ -330,6 +358,10 @@ class Resolver:
                 elsewhere = self._named(ref.name or "")
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
+            if located.status is Status.DANGLING_PATH and self._generated(ref, located):
+                # A path git ignores is a build's output (ruff's docs link the
+                # settings.md and rules/ pages its docs build writes: 90 false AC105).
+                return Resolution(ref, Status.EXTERNAL)
             if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(_PAGES):
                 # An HTML page that is no file here is a page of generated documentation
                 # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
@@ -344,6 +376,24 @@ class Resolver:
             # index; which one is meant cannot be told, so only the directory is checked.
             return Resolution(ref, Status.RESOLVED, files=located)
         return self._in_files(ref, located)
+
+    def _generated(self, ref: Reference, located: Resolution) -> bool:
+        """Whether a missing path is one git ignores: where it was looked for, or, for
+        a path looked for anywhere (a suffix; a doc comment's link, relative to a page
+        built elsewhere), under some `.gitignore`'s directory."""
+        if any(self.index.git_ignores(repo, path) for repo, path in located.files):
+            return True
+        in_page = ref.relative and language_of(ref.path) == "markdown"
+        if ref.via_url or ref.target_repo is not None or in_page:
+            return False  # it names one place, which was asked
+        path = (ref.target_path or "").strip().lstrip("/")
+        while path.startswith(("./", "../")):
+            path = path.partition("/")[2]
+        # Under a directory whose .gitignore names a part of this path (`/rules/` for
+        # `rules/x.md`), not one that ignores all it holds (`*`: any path would do).
+        return bool(path) and any(ignore.directory and ignore.names(path)
+                                  and not self.index.unread_reason(ref.repo, f"{ignore.directory}/.gitignore")
+                                  for ignore in self.index.ignore_files(ref.repo))
 
     # -- locations ---------------------------------------------------------------
 

@@ -656,6 +656,23 @@ def test_percent_encoded_links_and_fragments_of_generated_pages(ws: WorkspaceBui
     assert codes(ws) == [("AC101", "Lib.hs", 1), ("AC101", "docs/index.md", 1)]
 
 
+def test_a_path_git_ignores_is_a_build_output(ws: WorkspaceBuilder) -> None:
+    ws.repo("ruff", {
+        ".gitignore": "/target\n*.log\n",
+        "docs/.gitignore": "# generate_mkdocs.py\n/settings.md\n/rules/\n!/rules/kept.md\n",
+        "docs/formatter.md": (
+            "See [settings](settings.md#line-length), [E501](rules/line-too-long.md),\n"
+            "[kept](rules/kept.md), [gone](gone.md), [log](../run.log), [bin](../target/x).\n"  # 2: kept, gone
+        ),
+        "crates/ws/src/options.rs": "/// See [E501](rules/line-too-long.md) and [any rule](rules/any/).\npub struct O;\n",
+    })
+    # docs/.gitignore lists what the docs build writes: links to those are not
+    # checked; a negated rule (!) takes a path back, and what no rule matches is checked.
+    # A path looked for anywhere (a doc comment's) is a build's output when it is one
+    # under some .gitignore's directory.
+    assert codes(ws) == [("AC105", "docs/formatter.md", 2), ("AC105", "docs/formatter.md", 2)]
+
+
 def test_a_link_to_generated_documentation_is_not_a_file(ws: WorkspaceBuilder) -> None:
     lib = (
         "//! Use a [`Builder`] to make a [`Runtime`].\n"

@@ -8,7 +8,14 @@ import pytest
 
 from anchorcheck.change import ChangeSpec
 from anchorcheck.errors import ConfigError
-from anchorcheck.excludes import DEFAULT_EXCLUDE, check_patterns, excluded_by, excluder
+from anchorcheck.excludes import (
+    DEFAULT_EXCLUDE,
+    IgnoreFile,
+    check_patterns,
+    excluded_by,
+    excluder,
+    git_ignores,
+)
 from anchorcheck.merge_report import advise
 from anchorcheck.mergeorder import analyse
 from anchorcheck.workspace import load_workspace
@@ -121,3 +128,15 @@ def test_facts_of_excluded_files_are_listed_only_when_asked_by_path(ws: Workspac
     assert [f["address"] for f in json.loads(r.out)["facts"]] == ["svc:values.yaml::port"]
     r = run_cli("facts", "svc:vendor/lib/values.yaml", "--format", "json", cwd=ws.root)
     assert [f["value"] for f in json.loads(r.out)["facts"]] == ["9090"]
+
+
+def test_gitignore_files_decide_as_git_does() -> None:
+    root = IgnoreFile.parse("", "# build\n/target\n*.log\n!keep.log\n\\#notes\n")
+    docs = IgnoreFile.parse("docs", "/settings.md\n/rules/\n!/rules/kept.md\n")
+    files = [docs, root]  # (in any order: the deeper decides)
+    ignored = [p for p in ("target/x", "a/target/x", "run.log", "a/keep.log", "#notes", "docs/settings.md",
+                           "docs/a/settings.md", "docs/rules/x.md", "docs/rules", "docs/rules/kept.md",
+                           "rules/x.md", "docs/index.md") if git_ignores(files, p)]
+    # `/target` is the root's only; `*.log` anywhere but `!keep.log`; docs/'s rules
+    # are relative to docs/, and its negation takes kept.md back.
+    assert ignored == ["target/x", "run.log", "#notes", "docs/settings.md", "docs/rules/x.md", "docs/rules"]
