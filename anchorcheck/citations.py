@@ -291,6 +291,14 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
         # "see `addReplyHumanLongDouble` in networking.c" names code: outside Markdown a
         # heading is caps words (or a Note, cited as one), never one mixed-case token.
         return None
+    if quoted is not None and path is None and joined.comment.kind not in ("prose", "heading") \
+            and _CODE_TOKEN.fullmatch(name) and _CODE_SHAPE.search(name):
+        # In code, "See `unused-noqa`" names a rule, an option or a flag: one token
+        # shaped as code, not a title (ruff: 2 AC103 matching two sections of a test
+        # document). A plain word ('Installation') may still be a title.
+        return None
+    if quoted is not None and _FLAG.search(name):
+        return None  # "see `ty check --help` output" is a command line (ruff, 2 AC101)
     return Reference.make(RefKind.HEADING, line, col, text, name=name, target_repo=repo,
                           target_path=path)
 
@@ -302,6 +310,14 @@ _PLACEHOLDER = compiled_on_use(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 _CODE_SPAN = compiled_on_use(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", re.DOTALL)
 # A link target that is a URL: a scheme, or `//host` (relative to the page's scheme).
 _SCHEME = compiled_on_use(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
+
+
+# One code-like token: an identifier, or words joined by `-` (`unused-noqa`), shaped as
+# code by a `-`, `_` or `$` or a capital inside (`maxLineLength`).
+_CODE_TOKEN = compiled_on_use(r"[A-Za-z_$][\w$]*(?:-[\w$]+)*")
+_CODE_SHAPE = compiled_on_use(r"[-_$]|[a-z][A-Z]")
+# A command-line option among the words: ` --help`, ` -v`.
+_FLAG = compiled_on_use(r"(?:^|\s)--?[A-Za-z]")
 
 
 # One identifier, perhaps qualified (`mod.name`, `Class::method`, `$el`).

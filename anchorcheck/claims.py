@@ -113,7 +113,9 @@ def find_claims(
             for m in pattern.finditer(text):
                 path = m.group("path").removeprefix("./")
                 line, col = joined.locate(m.start())
-                if looks_like_path(path) and line not in verbatim and free(m):
+                # (A file: "### `auto()` in tuple/list entries", a heading of ty's
+                # tests, names no place.)
+                if looks_like_path(path) and _names_a_file(path) and line not in verbatim and free(m):
                     yield Reference.make(RefKind.SYMBOL, line, col, _flat(m.group(0)),
                                          name=m.group("name").rsplit(".", 1)[-1],
                                          target_repo=m.group("repo"), target_path=path)

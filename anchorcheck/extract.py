@@ -19,7 +19,7 @@ from anchorcheck.scanners import scan
 from anchorcheck.suppression import Suppression, find_suppressions
 from anchorcheck.triggers import INTEREST, keep_test
 
-EXTRACTOR_VERSION = 32
+EXTRACTOR_VERSION = 33
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,6 +139,16 @@ def test_a_markdown_link_inside_a_code_span_is_code() -> None:
     assert [p for _, _, _, p in refs("# `x` see [guide](docs/guide.md) `y`\n")] == ["docs/guide.md"]
 
 
+def test_code_shaped_names_commands_and_places_that_are_no_file_are_not_citations() -> None:
+    src = ("// See `unused-noqa`; see `maxLineLength`; see 'Installation'; see `ty check --help`\n"
+           "// output, and `auto()` in tuple/list entries but `load()` in config.py.\n")
+    # In code, one code-shaped token is a name (a rule, an option), not a title; a
+    # quoted command line is none either; a symbol is claimed of a file, not of words.
+    assert refs(src, "c") == [("heading", "Installation", None, None), ("symbol", "load", None, "config.py")]
+    # In Markdown the same token may still be a section's title.
+    assert refs("See `unused-noqa`.\n", "markdown") == [("heading", "unused-noqa", None, None)]
+
+
 def test_references_only_inside_comments() -> None:
     assert refs(f'msg = "see {H} in client/templates/deploy.yaml"\n') == []
 
