@@ -221,7 +221,12 @@ class WorkspaceIndex:
         """The repo's `.gitignore` files, read on first need."""
         files = self._ignore_files.get(repo)
         if files is None:
-            files = self._ignore_files[repo] = self._read_ignore_files(repo)
+            other, snap = self._share, self.snapshots.get(repo)
+            if other is not None and snap is not None and other.snapshots.get(repo) is snap:
+                files = other.ignore_files(repo)  # (a merge order's scenarios: read once)
+            else:
+                files = self._read_ignore_files(repo)
+            self._ignore_files[repo] = files
         return files
 
     def _read_ignore_files(self, repo: str) -> list[IgnoreFile]:
