@@ -116,18 +116,41 @@ def excluded_by(patterns: tuple[str, ...], path: str) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class IgnoreRule:
+    """One line of a `.gitignore`: its pattern, whether it takes paths back (`!`),
+    its literal part (every path it matches holds it) and whether it names a place
+    (anchored: `/rules/`)."""
+
+    pattern: str
+    negated: bool
+    literal: str
+    anchored: bool
+
+    def matches(self, path: str) -> bool:
+        """Whether the rule matches `path`, or `path` as a directory (a link may name
+        one). The literal is tried first: GHC's .gitignore files hold 2,370 rules,
+        and compiling them all took ~90 ms of a check that resolved one missing path."""
+        if self.literal and self.literal not in path:
+            return False
+        regex = _rule_regex(self.pattern)
+        return regex.fullmatch(path) is not None or regex.fullmatch(path + "/") is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _rule_regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(_translate(pattern), re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
 class IgnoreFile:
-    """One `.gitignore` of a tree: its directory and its rules in order, each a
-    pattern's regex and whether it is a negation (`!keep.md`)."""
+    """One `.gitignore` of a tree: its directory and its rules, in order."""
 
     directory: str  # "" at the root
-    rules: tuple[tuple[re.Pattern[str], bool], ...]
-    literals: tuple[str, ...] = ()  # each rule's literal part (_literal), in order
-    anchored: tuple[bool, ...] = ()  # each rule's: whether it names a place (`/rules/`)
+    rules: tuple[IgnoreRule, ...]
 
     @classmethod
     def parse(cls, directory: str, text: str) -> IgnoreFile:
-        rules, literals, anchored = [], [], []
+        rules = []
         for raw in text.splitlines():
             line = raw.rstrip()
             if not line or line.startswith("#"):
@@ -137,10 +160,8 @@ class IgnoreFile:
             pattern = pattern.removeprefix("\\")  # `\#file`, `\!file`: literal
             if not pattern.strip("/"):
                 continue
-            rules.append((re.compile(_translate(pattern), re.DOTALL), negated))
-            literals.append(_literal(pattern))
-            anchored.append("/" in pattern.rstrip("/"))
-        return cls(directory, tuple(rules), tuple(literals), tuple(anchored))
+            rules.append(IgnoreRule(pattern, negated, _literal(pattern), "/" in pattern.rstrip("/")))
+        return cls(directory, tuple(rules))
 
     def verdict(self, path: str) -> bool | None:
         """Whether this file ignores `path` (its last matching rule says), or None
@@ -150,11 +171,10 @@ class IgnoreFile:
                 return None
             path = path[len(self.directory) + 1:]
         found = None
-        for regex, negated in self.rules:
-            if regex.fullmatch(path) or regex.fullmatch(path + "/"):  # (a link may name a directory)
-                found = not negated
+        for rule in self.rules:
+            if rule.matches(path):
+                found = not rule.negated
         return found
-
 
     def names(self, suffix: str) -> bool:
         """Whether this file ignores `suffix` placed under its directory by a rule that
@@ -163,10 +183,9 @@ class IgnoreFile:
         (`pkg`, `*.yaml`, in a vendored library's .gitignore) would take any path for
         a build's output."""
         found = False
-        for (regex, negated), literal, anchored in zip(self.rules, self.literals, self.anchored, strict=True):
-            if (negated or (anchored and literal and literal in suffix)) and \
-                    (regex.fullmatch(suffix) or regex.fullmatch(suffix + "/")):
-                found = not negated
+        for rule in self.rules:
+            if (rule.negated or (rule.anchored and rule.literal)) and rule.matches(suffix):
+                found = not rule.negated
         return found
 
 
