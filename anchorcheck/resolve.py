@@ -49,6 +49,15 @@ _PAGES = (".html", ".htm")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+def _without_dots(path: str) -> str:
+    """The path without its leading `/`, `./` and `../` parts: what is looked for where
+    there is no file to be relative to."""
+    path = path.lstrip("/")
+    while path.startswith(("./", "../")):
+        path = path.partition("/")[2]
+    return path
+
+
 @functools.cache
 def origin_slug(path: Path) -> str | None:
     """`owner/name` of the git remote `origin` of the repo at `path`, if it is on a
@@ -391,9 +400,7 @@ class Resolver:
         in_page = ref.relative and language_of(ref.path) == "markdown"
         if ref.via_url or ref.target_repo is not None or in_page:
             return False  # it names one place, which was asked
-        path = (ref.target_path or "").strip().lstrip("/")
-        while path.startswith(("./", "../")):
-            path = path.partition("/")[2]
+        path = _without_dots((ref.target_path or "").strip())
         # Under a directory whose .gitignore names a part of this path (`/rules/` for
         # `rules/x.md`), not one that ignores all it holds (`*`: any path would do).
         return bool(path) and any(ignore.directory and ignore.names(path)
@@ -435,9 +442,7 @@ class Resolver:
                 # shown on, not to the source file (mkdocstrings: pydantic's
                 # `[Alias](../concepts/alias.md)` in pydantic/aliases.py is docs/concepts/
                 # alias.md): looked for as a path written without its `../`.
-                bare = path.lstrip("/")
-                while bare.startswith(("../", "./")):
-                    bare = bare.partition("/")[2]
+                bare = _without_dots(path)
                 found = self._locate(replace(ref, target_path=bare, relative=False)) if bare else None
                 if found is not None and not isinstance(found, Resolution):
                     return found
@@ -446,11 +451,9 @@ class Resolver:
             if joined.startswith("../") or joined == "..":
                 return Resolution(ref, Status.DANGLING_PATH)
             return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
-        path = path.lstrip("/")
-        while path.startswith(("./", "../")):
-            # Outside a Markdown link a path has no file to be relative to (pydantic's
-            # docstrings: `[Unions]: ../concepts/unions.md#...`): what follows is looked for.
-            path = path.partition("/")[2]
+        # Outside a Markdown link a path has no file to be relative to (pydantic's
+        # docstrings: `[Unions]: ../concepts/unions.md#...`): what follows is looked for.
+        path = _without_dots(path)
         if self.index.has_file(ref.repo, path):
             return ((ref.repo, path),)
         head, _, rest = path.partition("/")
