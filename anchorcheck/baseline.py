@@ -9,14 +9,13 @@ entry should go.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from anchorcheck.check import FingerprintedFinding
 from anchorcheck.errors import ConfigError
+from anchorcheck.files import write_atomically
+from anchorcheck.finding import FingerprintedFinding
 
 _VERSION = 1
 
@@ -65,20 +64,3 @@ def apply_baseline(
     return [ff for ff in findings if ff.fingerprint not in known], [
         e for e in entries if e.fingerprint not in seen
     ]
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write beside, then rename: a reader never sees half a report."""
-    write_atomically_bytes(path, text.encode("utf-8"))
-
-
-def write_atomically_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

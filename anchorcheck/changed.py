@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from anchorcheck.check import CheckResult, FingerprintedFinding
+from anchorcheck.check import CheckResult
 from anchorcheck.errors import ConfigError, GitError
+from anchorcheck.finding import FingerprintedFinding
 from anchorcheck.gitio import GitRepo
 
 FileId = tuple[str, str]

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
-from anchorcheck.finding import Finding
+from anchorcheck.finding import FingerprintedFinding, fingerprint
 from anchorcheck.gitio import NameSearch
 from anchorcheck.graph import build_graph
 from anchorcheck.languages import READ_PATHSPECS
@@ -26,14 +25,6 @@ if TYPE_CHECKING:
     from anchorcheck.history import ParsedLog, RemovedMentions
     from anchorcheck.index_file import IndexedRepo
     from anchorcheck.verify import ClaimCheck
-
-
-@dataclass(frozen=True, slots=True)
-class FingerprintedFinding:
-    """A finding and its line-free fingerprint (check.fingerprint)."""
-
-    finding: Finding
-    fingerprint: str
 
 
 class CheckResult:
@@ -188,16 +179,3 @@ def _run(writes: list[Callable[[], None]]) -> None:
     for write in writes:
         write()
     writes.clear()
-
-
-def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:
-    """Fingerprints without line numbers, numbered when the same finding repeats in
-    one file, so a baseline entry survives lines moving above it."""
-    seen: Counter[str] = Counter()
-    out = []
-    for f in sorted(findings, key=lambda f: f.sort_key):
-        base = f.base_fingerprint()
-        n = seen[base]
-        seen[base] += 1
-        out.append(FingerprintedFinding(f, base if n == 0 else f"{base}-{n}"))
-    return tuple(out)

@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
     # not need it (notes, rules) starts fast.
     from anchorcheck.cache import BlobCache
-    from anchorcheck.check import CheckResult, FingerprintedFinding
+    from anchorcheck.check import CheckResult
     from anchorcheck.crawl import Progress
+    from anchorcheck.finding import FingerprintedFinding
 
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -252,7 +253,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         if target is None:
             click.echo(text, nl=False)
         else:
-            from anchorcheck.baseline import write_atomically
+            from anchorcheck.files import write_atomically
 
             write_atomically(target, text)
     if fail_on != "never":
@@ -436,7 +437,7 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
           problems: bool, collapse: str | None) -> None:
     """Draw the reference graph: repos, files, anchors and references."""
     from anchorcheck import graph_export as gx
-    from anchorcheck.baseline import write_atomically
+    from anchorcheck.files import write_atomically
 
     ws = _workspace(config, repos, refs)
     if only_repo is not None and ws.repo(only_repo) is None:

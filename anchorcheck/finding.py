@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -50,3 +52,24 @@ class Finding:
             (self.code, self.change or "", self.repo, self.path, " ".join(self.subject.split()))
         )
         return hashlib.sha256(raw.encode()).hexdigest()[:20]
+
+
+@dataclass(frozen=True, slots=True)
+class FingerprintedFinding:
+    """A finding and its line-free fingerprint (fingerprint, below)."""
+
+    finding: Finding
+    fingerprint: str
+
+
+def fingerprint(findings: Iterable[Finding]) -> tuple[FingerprintedFinding, ...]:
+    """Fingerprints without line numbers, numbered when the same finding repeats in
+    one file, so a baseline entry survives lines moving above it."""
+    seen: Counter[str] = Counter()
+    out = []
+    for f in sorted(findings, key=lambda f: f.sort_key):
+        base = f.base_fingerprint()
+        n = seen[base]
+        seen[base] += 1
+        out.append(FingerprintedFinding(f, base if n == 0 else f"{base}-{n}"))
+    return tuple(out)

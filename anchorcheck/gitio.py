@@ -60,6 +60,14 @@ def check_ref(ref: str) -> str:
     return ref
 
 
+def work_tree_top(cwd: Path) -> Path | None:
+    """The top of the work tree `cwd` is in (`git rev-parse --show-toplevel`), or None
+    outside one."""
+    done = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
+                          check=False)
+    return Path(done.stdout.strip()) if done.returncode == 0 else None
+
+
 def find_git_dir(path: Path) -> Path:
     """The git directory of the work tree or bare repository at `path` (not a parent)."""
     dotgit = path / ".git"

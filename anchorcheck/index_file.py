@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from anchorcheck import __version__
-from anchorcheck.baseline import write_atomically_bytes
 from anchorcheck.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
 from anchorcheck.errors import AnchorcheckError, ConfigError
+from anchorcheck.files import write_atomically_bytes
 from anchorcheck.gitio import GitRepo
 from anchorcheck.history import RemovalTable
 from anchorcheck.workspace import RepoSpec, Settings, Workspace

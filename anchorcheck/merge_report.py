@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
-from anchorcheck.check import FingerprintedFinding, fingerprint
-from anchorcheck.finding import Finding, Severity
+from anchorcheck.finding import Finding, FingerprintedFinding, Severity, fingerprint
 from anchorcheck.graph import build_graph
 from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.mergeorder import Analysis

@@ -32,7 +32,7 @@ from anchorcheck.selection import Selection
 from anchorcheck.workspace import Workspace
 
 if TYPE_CHECKING:
-    from anchorcheck.check import FingerprintedFinding
+    from anchorcheck.finding import FingerprintedFinding
     from anchorcheck.verify import ClaimCheck
 
 _FORMAT = 1
@@ -115,7 +115,7 @@ def _finding(f: Finding) -> list[Any]:
 
 def decode_result(doc: Any) -> tuple[tuple[FingerprintedFinding, ...], tuple[ClaimCheck, ...]] | None:
     """None when the value is not what this version writes."""
-    from anchorcheck.check import FingerprintedFinding
+    from anchorcheck.finding import FingerprintedFinding
     from anchorcheck.verify import ClaimCheck
 
     try:

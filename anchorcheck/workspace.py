@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -14,7 +13,7 @@ from typing import Any
 from anchorcheck.errors import ConfigError
 from anchorcheck.excludes import DEFAULT_EXCLUDE, check_patterns
 from anchorcheck.finding import Severity
-from anchorcheck.gitio import check_ref
+from anchorcheck.gitio import check_ref, work_tree_top
 from anchorcheck.headings import HeadingOptions
 from anchorcheck.selection import Selection, parse_codes
 
@@ -176,15 +175,11 @@ def split_pair(arg: str, option: str, form: str) -> tuple[str, str]:
 
 
 def _current_repo(cwd: Path) -> RepoSpec:
-    done = subprocess.run(
-        ["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
-        check=False,
-    )
-    if done.returncode != 0:
+    top = work_tree_top(cwd)
+    if top is None:
         raise ConfigError(
             f"{cwd} is not in a git repository; give --repo NAME=PATH or an {CONFIG_NAME}"
         )
-    top = Path(done.stdout.strip())
     return RepoSpec.make(top.name, top)
 
 
