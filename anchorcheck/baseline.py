@@ -15,7 +15,7 @@ from pathlib import Path
 
 from anchorcheck.errors import ConfigError
 from anchorcheck.files import write_atomically
-from anchorcheck.finding import FingerprintedFinding
+from anchorcheck.model.finding import FingerprintedFinding
 
 _VERSION = 1
 

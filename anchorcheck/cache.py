@@ -29,10 +29,10 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.extract import EXTRACTOR_VERSION, BlobIndex, ExtractOptions
-from anchorcheck.reference import Reference, RefKind
-from anchorcheck.suppression import Suppression
+from anchorcheck.model.anchor import Anchor, AnchorKind
+from anchorcheck.model.reference import Reference, RefKind
+from anchorcheck.model.suppression import Suppression
 
 _APPLICATION_ID = 0x41434B31  # "ACK1"
 _SCHEMA = 3  # 3: each row's `day`; a cache of schema 2 is given it (_add_days), not rebuilt

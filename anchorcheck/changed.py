@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from anchorcheck.check import CheckResult
 from anchorcheck.errors import ConfigError, GitError
-from anchorcheck.finding import FingerprintedFinding
 from anchorcheck.gitio import GitRepo
+from anchorcheck.model.finding import FingerprintedFinding
 
 FileId = tuple[str, str]
 

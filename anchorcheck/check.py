@@ -6,13 +6,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from anchorcheck import suppression
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
-from anchorcheck.finding import FingerprintedFinding, fingerprint
 from anchorcheck.gitio import NameSearch
 from anchorcheck.graph import build_graph
 from anchorcheck.languages import READ_PATHSPECS
+from anchorcheck.model import suppression
+from anchorcheck.model.finding import FingerprintedFinding, fingerprint
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule

@@ -14,13 +14,13 @@ from dataclasses import replace
 from urllib.parse import unquote
 
 from anchorcheck import claims, triggers
-from anchorcheck.anchor import fold_space
-from anchorcheck.comment import Comment, JoinedText
 from anchorcheck.headings import note_definition_spans
 from anchorcheck.languages import language_of
 from anchorcheck.locations import PATH, REPO, RUN_START, looks_like_path
+from anchorcheck.model.anchor import fold_space
+from anchorcheck.model.comment import Comment, JoinedText
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.reference import Reference, RefKind
 from anchorcheck.verbatim import Verbatim
 
 # Every pattern that does not start with a literal starts with a lookbehind that

@@ -15,14 +15,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterator
 
-from anchorcheck.comment import JoinedText
 from anchorcheck.languages import language_of
 from anchorcheck.locations import PATH as _PATH
 from anchorcheck.locations import REPO as _REPO
 from anchorcheck.locations import RUN_START as _RUN_START
 from anchorcheck.locations import looks_like_path
+from anchorcheck.model.comment import JoinedText
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.reference import Reference, RefKind
 
 _RANGE = r"(?P<l1>\d{1,7})(?:[ \t]*[-–][ \t]*(?P<l2>\d{1,7}))?"
 

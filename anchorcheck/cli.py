@@ -18,7 +18,7 @@ import click
 
 from anchorcheck import __version__
 from anchorcheck.errors import AnchorcheckError
-from anchorcheck.finding import Severity
+from anchorcheck.model.finding import Severity
 from anchorcheck.report import render_json, render_text, safe_text
 from anchorcheck.workspace import Workspace, load_workspace
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from anchorcheck.cache import BlobCache
     from anchorcheck.check import CheckResult
     from anchorcheck.crawl import Progress
-    from anchorcheck.finding import FingerprintedFinding
+    from anchorcheck.model.finding import FingerprintedFinding
 
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2

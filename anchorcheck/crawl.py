@@ -13,7 +13,6 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.errors import CacheError
@@ -24,8 +23,9 @@ from anchorcheck.gitio import PATH_ERRORS, Background, GitRepo, TreeEntry
 from anchorcheck.headings import note_titles
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences
-from anchorcheck.reference import Reference, RefKind
-from anchorcheck.suppression import Suppression
+from anchorcheck.model.anchor import Anchor, AnchorKind
+from anchorcheck.model.reference import Reference, RefKind
+from anchorcheck.model.suppression import Suppression
 from anchorcheck.workspace import RepoSpec, Settings
 
 # What a blob gave, keyed by (blob id, language, cache.options_key of the options): its

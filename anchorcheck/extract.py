@@ -8,15 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from anchorcheck.anchor import Anchor, AnchorKind
 from anchorcheck.citations import find_references
 from anchorcheck.claims import find_mentions
-from anchorcheck.comment import JoinedText
 from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors, rust_doc_headings
-from anchorcheck.pickling import by_constructor
-from anchorcheck.reference import Reference
+from anchorcheck.model.anchor import Anchor, AnchorKind
+from anchorcheck.model.comment import JoinedText
+from anchorcheck.model.pickling import by_constructor
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.suppression import Suppression, find_suppressions
 from anchorcheck.scanners import scan
-from anchorcheck.suppression import Suppression, find_suppressions
 from anchorcheck.triggers import INTEREST, keep_test
 
 EXTRACTOR_VERSION = 33

@@ -22,13 +22,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import encode_value
 from anchorcheck.extract import BlobIndex, ExtractOptions, extract
 from anchorcheck.gitio import BlobReader
-from anchorcheck.reference import Reference
-from anchorcheck.suppression import Suppression
+from anchorcheck.model.anchor import Anchor
+from anchorcheck.model.reference import Reference
+from anchorcheck.model.suppression import Suppression
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from anchorcheck.check import CheckResult
 from anchorcheck.gitio import GitRepo
-from anchorcheck.reference import Reference
+from anchorcheck.model.reference import Reference
 from anchorcheck.resolve import Status
 
 

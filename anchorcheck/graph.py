@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from anchorcheck.anchor import Anchor
-from anchorcheck.reference import Reference
+from anchorcheck.model.anchor import Anchor
+from anchorcheck.model.reference import Reference
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 
 if TYPE_CHECKING:

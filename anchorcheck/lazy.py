@@ -16,7 +16,7 @@ from collections.abc import Set as AbstractSet
 from typing import Any, TypeVar, overload
 
 from anchorcheck.errors import CacheError
-from anchorcheck.reference import Reference, RefKind
+from anchorcheck.model.reference import Reference, RefKind
 
 _K = TypeVar("_K")
 _V = TypeVar("_V")

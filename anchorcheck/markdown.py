@@ -24,8 +24,8 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.token import Token
 
-from anchorcheck.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
-from anchorcheck.comment import Comment, CommentLine
+from anchorcheck.model.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
+from anchorcheck.model.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.verbatim import closes_fence
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from anchorcheck.finding import Severity
+from anchorcheck.model.finding import Severity
 from anchorcheck.patterns import compiled_on_use
 
 # Mid-line, only these can start markup (links need `[`, so `(` and `!` are inert);

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from anchorcheck.anchor import Anchor
 from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
@@ -25,7 +24,8 @@ from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries
 from anchorcheck.errors import ConfigError
 from anchorcheck.gitio import GitRepo, TreeEntry
 from anchorcheck.lazy import of_kind
-from anchorcheck.reference import Reference, RefKind
+from anchorcheck.model.anchor import Anchor
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex
 from anchorcheck.suggest import suggest
 from anchorcheck.threads import InThread

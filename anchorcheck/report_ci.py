@@ -19,8 +19,8 @@ from typing import Any
 from urllib.parse import quote
 
 from anchorcheck import __version__
-from anchorcheck.finding import FingerprintedFinding, Severity
 from anchorcheck.markup import ICONS, md_code, md_text
+from anchorcheck.model.finding import FingerprintedFinding, Severity
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.rules import REGISTRY, Rule
 from anchorcheck.workspace import Workspace

@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
-from anchorcheck.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.excludes import IgnoreFile, excluded_by, git_ignores
@@ -20,7 +19,8 @@ from anchorcheck.gitio import GitRepo
 from anchorcheck.headings import HeadingOptions, caps_heading_text
 from anchorcheck.languages import language_of
 from anchorcheck.lazy import LazyPaths
-from anchorcheck.reference import Reference, RefKind
+from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.suggest import Suggester, suggest
 from anchorcheck.workspace import RepoSpec, remote_slug
 

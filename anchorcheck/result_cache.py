@@ -26,13 +26,13 @@ from anchorcheck import __version__
 from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import decode_reference, encode_reference
 from anchorcheck.extract import EXTRACTOR_VERSION
-from anchorcheck.finding import Finding, Severity
+from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.selection import Selection
 from anchorcheck.workspace import Workspace
 
 if TYPE_CHECKING:
-    from anchorcheck.finding import FingerprintedFinding
+    from anchorcheck.model.finding import FingerprintedFinding
     from anchorcheck.verify import ClaimCheck
 
 _FORMAT = 1
@@ -115,7 +115,7 @@ def _finding(f: Finding) -> list[Any]:
 
 def decode_result(doc: Any) -> tuple[tuple[FingerprintedFinding, ...], tuple[ClaimCheck, ...]] | None:
     """None when the value is not what this version writes."""
-    from anchorcheck.finding import FingerprintedFinding
+    from anchorcheck.model.finding import FingerprintedFinding
     from anchorcheck.verify import ClaimCheck
 
     try:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from anchorcheck.comment import Comment, CommentLine
+from anchorcheck.model.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
 
 # Strings, unrolled so that no two branches of a repetition can match the same text.

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from anchorcheck.errors import ConfigError
-from anchorcheck.finding import Finding, Severity
+from anchorcheck.model.finding import Finding, Severity
 
 
 @dataclass(frozen=True, slots=True)

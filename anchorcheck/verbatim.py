@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from anchorcheck.comment import Comment
+from anchorcheck.model.comment import Comment
 
 # A fence's mark, at the start of a line's text (its indent taken off).
 FENCE = re.compile(r"`{3,}|~{3,}")

@@ -22,8 +22,8 @@ from anchorcheck.excludes import excluder
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.gitio import GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
 from anchorcheck.symbols import defined_symbols, definition_regex
 from anchorcheck.workspace import Contract, Workspace

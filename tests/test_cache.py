@@ -190,7 +190,7 @@ def test_stored_references_decode_when_read_and_a_damaged_part_is_one_clear_erro
     from anchorcheck.crawl import snapshot_from_json, snapshot_to_json
     from anchorcheck.errors import CacheError
     from anchorcheck.lazy import LazyReferences, of_kind
-    from anchorcheck.reference import RefKind
+    from anchorcheck.model.reference import RefKind
 
     many_files(ws, 3)
     workspace = load_workspace(ws.config())
@@ -245,10 +245,10 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
     length is no snapshot (rebuilt), damaged line counts a CacheError when read."""
     from pathlib import Path as P
 
-    from anchorcheck.anchor import Anchor, AnchorKind
     from anchorcheck.crawl import SnapshotIndex, snapshot_from_packed, snapshot_to_packed
     from anchorcheck.errors import CacheError
     from anchorcheck.lazy import LazyPaths
+    from anchorcheck.model.anchor import Anchor, AnchorKind
     from anchorcheck.workspace import RepoSpec
 
     spec = RepoSpec.make("r", P("."), "main")

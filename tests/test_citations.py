@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from anchorcheck.citations import _SEE, see_matches
 from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.reference import RefKind
+from anchorcheck.model.reference import RefKind
 
 
 def refs(src: str, lang: str = "python") -> list[tuple[str, str | None, str | None, str | None]]:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from anchorcheck.anchor import AnchorKind, github_slug
 from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.headings import HeadingOptions, caps_heading_text
+from anchorcheck.model.anchor import AnchorKind, github_slug
 
 OPTS = HeadingOptions()
 

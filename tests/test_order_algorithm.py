@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.mergeorder import Analysis, Dependency, _order, strong_components
-from anchorcheck.reference import Reference, RefKind
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve import WorkspaceIndex
 
 _REF = Reference.make(RefKind.HEADING, 1, 0, "see X", name="X")

@@ -88,10 +88,10 @@ def test_what_workers_send_back_pickles_to_equal_values() -> None:
     (pickling.by_constructor): every field comes back, in its place."""
     import pickle
 
-    from anchorcheck.anchor import Anchor, AnchorKind
     from anchorcheck.extract import BlobIndex
-    from anchorcheck.reference import Reference, RefKind
-    from anchorcheck.suppression import Suppression
+    from anchorcheck.model.anchor import Anchor, AnchorKind
+    from anchorcheck.model.reference import Reference, RefKind
+    from anchorcheck.model.suppression import Suppression
 
     index = BlobIndex(
         (Anchor("ROLLBACK PATH", AnchorKind.CAPS, 3, 2, "rollback-path", "r", "a.py"),),

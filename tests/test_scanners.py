@@ -12,9 +12,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
-from anchorcheck.comment import Comment
 from anchorcheck.facts import facts_of
 from anchorcheck.headings import HeadingOptions, find_anchors, has_caps_line
+from anchorcheck.model.comment import Comment
 from anchorcheck.scanners import _FAMILIES, _FIRST, _nested_end, _spans, scan
 from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from anchorcheck.finding import Severity
+from anchorcheck.model.finding import Severity
 from anchorcheck.rules.base import CheckContext, CheckFn, Rule
 
 REGISTRY: dict[str, Rule] = {}

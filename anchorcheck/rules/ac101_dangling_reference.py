@@ -2,8 +2,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from anchorcheck.finding import Finding, Severity
-from anchorcheck.reference import RefKind
+from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.model.reference import RefKind
 from anchorcheck.resolve import Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from anchorcheck.finding import Finding, Severity
+from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.resolve import Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule

@@ -3,8 +3,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator
 
-from anchorcheck.anchor import Anchor, AnchorKind
-from anchorcheck.finding import Finding, Severity
+from anchorcheck.model.anchor import Anchor, AnchorKind
+from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 from anchorcheck.rules.wording import anchor_place

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from anchorcheck.anchor import Anchor, AnchorKind
-from anchorcheck.finding import Finding, Severity
 from anchorcheck.graph import citation_count, nodes_of_type
+from anchorcheck.model.anchor import Anchor, AnchorKind
+from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 

@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.finding import Finding, Severity
+from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.model.suppression import Suppression
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
-from anchorcheck.suppression import Suppression
 
 if TYPE_CHECKING:
     import networkx as nx

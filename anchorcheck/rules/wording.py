@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from anchorcheck.anchor import Anchor
-from anchorcheck.reference import Reference
+from anchorcheck.model.anchor import Anchor
+from anchorcheck.model.reference import Reference
 from anchorcheck.resolve import WorkspaceIndex
 
 FileIds = tuple[tuple[str, str], ...]

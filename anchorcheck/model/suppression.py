@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from anchorcheck.comment import Comment
-from anchorcheck.finding import Finding
+from anchorcheck.model.comment import Comment
+from anchorcheck.model.finding import Finding
+from anchorcheck.model.pickling import by_constructor
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.pickling import by_constructor
 
 _MARKER = compiled_on_use(r"anchorcheck:[ \t]*ignore(?:\[(?P<codes>[A-Za-z0-9, \t]{0,200})\])?")
 

@@ -8,8 +8,8 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
+from anchorcheck.model.pickling import by_constructor
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.pickling import by_constructor
 
 
 class AnchorKind(StrEnum):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from anchorcheck.pickling import by_constructor
+from anchorcheck.model.pickling import by_constructor
 
 
 class RefKind(StrEnum):
