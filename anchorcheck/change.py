@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from anchorcheck.errors import ConfigError
-from anchorcheck.gitio import GitRepo, TreeEntry, check_ref
+from anchorcheck.git.repo import GitRepo, TreeEntry, check_ref
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.workspace import Workspace
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from anchorcheck.check import CheckResult
 from anchorcheck.errors import ConfigError, GitError
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.finding import FingerprintedFinding
 
 FileId = tuple[str, str]

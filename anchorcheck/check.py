@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
-from anchorcheck.gitio import NameSearch
+from anchorcheck.git.repo import NameSearch
 from anchorcheck.graph import build_graph
 from anchorcheck.languages import READ_PATHSPECS
 from anchorcheck.model import suppression

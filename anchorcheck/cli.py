@@ -119,7 +119,7 @@ def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
 def _say_skipped(result: CheckResult, verbose: bool) -> None:
     """Unreadable objects are a broken clone: always said. Other skips (binary, too
     large, not UTF-8, submodules) are normal and said only under --verbose."""
-    from anchorcheck.blobtext import UNREADABLE
+    from anchorcheck.git.blobtext import UNREADABLE
 
     for name, snap in result.index.snapshots.items():
         for skip in snap.skipped:
@@ -312,7 +312,7 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
     """Scan some repos of the workspace (default: all) into a portable index file, for
     `check --index`: one job per repo does the heavy part, one job checks."""
     from anchorcheck.crawl import crawl
-    from anchorcheck.gitio import GitRepo
+    from anchorcheck.git.repo import GitRepo
     from anchorcheck.history import defined_names, repo_removals
     from anchorcheck.index_file import IndexedRepo, write_index
 

@@ -13,13 +13,13 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.errors import CacheError
 from anchorcheck.excludes import excluder
 from anchorcheck.extract import BlobIndex, ExtractOptions
 from anchorcheck.extract_pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
-from anchorcheck.gitio import PATH_ERRORS, Background, GitRepo, TreeEntry
+from anchorcheck.git.blobtext import UNREADABLE
+from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, TreeEntry
 from anchorcheck.headings import note_titles
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anchorcheck.check import CheckResult
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import Reference
 from anchorcheck.resolve import Status
 

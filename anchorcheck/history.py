@@ -26,7 +26,7 @@ from operator import itemgetter
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
-from anchorcheck.gitio import PATH_ERRORS, Background, GitRepo, NameSearch
+from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import WorkspaceIndex

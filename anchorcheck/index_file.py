@@ -27,7 +27,7 @@ from anchorcheck import __version__
 from anchorcheck.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
 from anchorcheck.errors import AnchorcheckError, ConfigError
 from anchorcheck.files import write_atomically_bytes
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.history import RemovalTable
 from anchorcheck.workspace import RepoSpec, Settings, Workspace
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.workspace import Workspace
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.excludes import IgnoreFile, excluded_by, git_ignores
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.headings import HeadingOptions, caps_heading_text
 from anchorcheck.languages import language_of
 from anchorcheck.lazy import LazyPaths

@@ -15,12 +15,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from anchorcheck.blobtext import decode_blob
 from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.excludes import excluder
 from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
-from anchorcheck.gitio import GitRepo, NameSearch
+from anchorcheck.git.blobtext import decode_blob
+from anchorcheck.git.repo import GitRepo, NameSearch
 from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use

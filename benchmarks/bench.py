@@ -41,7 +41,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from anchorcheck.repobuilder import git
+from anchorcheck.git.repobuilder import git
 
 _GREP = r"Note \[|[Ss]ee |[A-Z]{3,}[ A-Z]{6,}|restates|\]\(|:[0-9]"
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from anchorcheck.blobtext import decode_blob
 from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.blobtext import decode_blob
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.languages import language_of
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.repobuilder import Files, branch, git, init_repo
+from anchorcheck.git.repobuilder import Files, branch, git, init_repo
 
 # The command line caches blobs under $XDG_CACHE_HOME: give the test run its own, so
 # no test reads a cache another run (or the developer) wrote.

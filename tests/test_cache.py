@@ -16,7 +16,7 @@ import pytest
 from anchorcheck.cache import BlobCache
 from anchorcheck.check import run_check
 from anchorcheck.crawl import extract_options
-from anchorcheck.repobuilder import commit
+from anchorcheck.git.repobuilder import commit
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 

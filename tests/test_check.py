@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.check import run_check
-from anchorcheck.repobuilder import git
+from anchorcheck.git.repobuilder import git
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -497,7 +497,7 @@ def test_a_check_runs_with_the_collector_paused_and_gives_it_back(ws: WorkspaceB
 
 
 def test_a_remote_url_is_read_from_the_config_file_as_git_reads_it(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.gitio import GitRepo
+    from anchorcheck.git.repo import GitRepo
     from anchorcheck.workspace import remote_slug
 
     repo = ws.repo("charts", {"a.yaml": "k: v\n"})

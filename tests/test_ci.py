@@ -11,7 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from anchorcheck.repobuilder import commit
+from anchorcheck.git.repobuilder import commit
 from anchorcheck.rules import REGISTRY
 from anchorcheck.rulesdoc import rules_markdown
 from anchorcheck.selection import Selection

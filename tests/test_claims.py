@@ -199,14 +199,14 @@ def test_fix_rewrites_drifted_line_numbers(ws: WorkspaceBuilder) -> None:
     wrote = run_cli("fix", "--write", cwd=ws.root)
     assert wrote.code == 0, wrote.err
     assert ":31-32" in target.read_text() and ":224-226" in target.read_text()
-    from anchorcheck.repobuilder import git
+    from anchorcheck.git.repobuilder import git
 
     git(client, "commit", "-qam", "fix")
     assert findings(ws) == []
 
 
 def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repobuilder import commit
 
     runtime = ws.repo("runtime", {"jobs.py": "def _healthz_report():\n    return 200\n\n\ndef serve():\n    pass\n"})
     removal = commit(runtime, {"jobs.py": "def serve():\n    pass\n"}, "drop the healthz report")
@@ -221,7 +221,7 @@ def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder
 
 
 def test_a_removed_c_function_is_ac203_and_a_call_at_a_line_start_removes_nothing(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repobuilder import commit
 
     before = ("static int *old_lookup(Dict *d, const char *key) {\n  return 0;\n}\n\n"
               "struct entry *make_entry(int n)\n{\n  return 0;\n}\n\nTEST(Dict, Lookup) {\n}\n\n"
@@ -238,7 +238,7 @@ def test_a_removed_c_function_is_ac203_and_a_call_at_a_line_start_removes_nothin
 def test_a_c_function_is_defined_and_a_comment_line_removes_nothing(ws: WorkspaceBuilder) -> None:
     # redis: a commit rewrote a comment "... done by function hashTypeSetExDone()", read
     # as a removal, and the function, defined C-style (no keyword), as not defined: AC203.
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repobuilder import commit
 
     before = ("/* Updates are\n * done by function set_done().\n */\n"
               "void set_done(Ctx *ex) {\n  notify(ex);\n}\n")
@@ -258,8 +258,8 @@ def test_ac202_and_ac203_read_one_search_of_the_repos(ws: WorkspaceBuilder) -> N
     # the symbol claims' names too; AC202 reads that search for its missing symbol.
     from unittest import mock
 
-    from anchorcheck.gitio import GitRepo
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repo import GitRepo
+    from anchorcheck.git.repobuilder import commit
 
     runtime = ws.repo("runtime", {"jobs.py": "def _healthz_report():\n    return 200\n",
                                   "health.py": "def probe():\n    pass\n"})
@@ -289,8 +289,8 @@ def test_after_one_repo_moved_only_it_is_searched_for_a_missing_symbol(ws: Works
 
     from anchorcheck.cache import BlobCache
     from anchorcheck.crawl import extract_options
-    from anchorcheck.gitio import GitRepo
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repo import GitRepo
+    from anchorcheck.git.repobuilder import commit
 
     ws.repo("runtime", {"jobs.py": "def serve():\n    pass\n", "health.py": "def probe():\n    pass\n\n"
                         "def moved():\n    pass\n"})
@@ -318,7 +318,7 @@ def test_after_one_repo_moved_only_it_is_searched_for_a_missing_symbol(ws: Works
 
 
 def test_symbol_moved_to_another_file_is_not_removed(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repobuilder import commit
 
     runtime = ws.repo("runtime", {"a.py": "def helper():\n    pass\n"})
     commit(runtime, {"a.py": None, "b.py": "def helper():\n    pass\n"}, "move helper")
@@ -329,7 +329,7 @@ def test_symbol_moved_to_another_file_is_not_removed(ws: WorkspaceBuilder) -> No
 def test_history_counts_only_files_anchorcheck_reads(ws: WorkspaceBuilder) -> None:
     # A test's expected output that still shows the definition does not keep the name
     # alive, and one that loses it later does not hide the code's removal.
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repobuilder import commit
 
     runtime = ws.repo("runtime", {
         "a.py": "def gone_helper():\n    pass\n",
@@ -344,7 +344,7 @@ def test_history_counts_only_files_anchorcheck_reads(ws: WorkspaceBuilder) -> No
 
 
 def test_history_depth_caps_the_walk(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.repobuilder import commit
+    from anchorcheck.git.repobuilder import commit
 
     runtime = ws.repo("runtime", {"a.py": "def gone_helper():\n    pass\n"})
     commit(runtime, {"a.py": "x = 1\n"}, "remove")

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import extract_options
-from anchorcheck.gitio import Background, GitError, GitRepo, NameSearch
+from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
+from anchorcheck.git.repobuilder import commit, init_repo
 from anchorcheck.history import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,
@@ -25,7 +26,6 @@ from anchorcheck.history import (
     names_defined_in,
 )
 from anchorcheck.languages import READ_PATHSPECS
-from anchorcheck.repobuilder import commit, init_repo
 from anchorcheck.workspace import Settings
 
 _FILES: dict[str, str | bytes] = {

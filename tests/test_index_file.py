@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 from anchorcheck.demo import build_demo_workspace
-from anchorcheck.repobuilder import commit, init_repo
+from anchorcheck.git.repobuilder import commit, init_repo
 from tests.conftest import run_cli
 
 # Every rule family in one workspace: the demo's PR heads (AC101 across repos, AC201

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.change import ChangeSpec
+from anchorcheck.git.repobuilder import commit
 from anchorcheck.merge_report import Advisory, advise, md_code, md_text, render_merge_markdown
 from anchorcheck.mergeorder import analyse
-from anchorcheck.repobuilder import commit
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -246,7 +246,7 @@ def test_usage_errors_exit_2(ws: WorkspaceBuilder, args: list[str], message: str
 
 def test_unrelated_histories_exit_2(ws: WorkspaceBuilder, tmp_path: Path) -> None:
     repo = ws.repo("client", {"a.py": "x = 1\n"})
-    from anchorcheck.repobuilder import git
+    from anchorcheck.git.repobuilder import git
 
     git(repo, "checkout", "-q", "--orphan", "island")
     git(repo, "commit", "-q", "-m", "unrelated")

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.blobtext import UNREADABLE
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import crawl_many, extract_options
 from anchorcheck.extract import ExtractOptions, extract
 from anchorcheck.extract_pool import extract_blobs, pack, unpack
-from anchorcheck.gitio import GitRepo
+from anchorcheck.git.blobtext import UNREADABLE
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anchorcheck.gitio import GitRepo
-from anchorcheck.refs import read_ref
-from anchorcheck.repobuilder import commit, git, init_repo
+from anchorcheck.git.refs import read_ref
+from anchorcheck.git.repo import GitRepo
+from anchorcheck.git.repobuilder import commit, git, init_repo
 
 
 def _rev_parse(repo: Path, name: str) -> str | None:

@@ -7,7 +7,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from anchorcheck.repobuilder import commit
+from anchorcheck.git.repobuilder import commit
 from tests.conftest import run_cli
 from tests.test_index_file import REFS, RULES, _workspace
 

@@ -16,7 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.repobuilder import branch, git, init_repo
+from anchorcheck.git.repobuilder import branch, git, init_repo
 from anchorcheck.scanners import _FAMILIES, scan
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -129,8 +129,8 @@ def test_a_prs_files_asked_by_name_are_those_of_the_whole_listing(tmp_path: Path
     """A PR's changed files are listed by name (GitRepo.list_paths): a name that reads
     as a pattern (`*`, `[x]`, a leading `:`) is itself only; a deleted path has no
     entry; a directory of the same name is not listed; many paths, the same."""
-    from anchorcheck import gitio
-    from anchorcheck.gitio import GitRepo
+    from anchorcheck.git import repo as gitio
+    from anchorcheck.git.repo import GitRepo
 
     files = {"a*b.py": "x = 1\n", "aXb.py": "y = 1\n", "[x].py": "z\n", "x.py": "w\n", ":top.py": "t\n",
              "d/e.py": "e\n", "d/e.py.bak": "f\n", "sp ace.md": "# T\n"}

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from anchorcheck.errors import GitError
-from anchorcheck.refs import common_dir, read_ref
+from anchorcheck.git.refs import common_dir, read_ref
 
 # git prints paths as the bytes they are. One that is not UTF-8 is read with its odd
 # bytes as `\xe9` escapes: unique, printable in every output format and storable in
