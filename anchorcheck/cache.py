@@ -29,7 +29,7 @@ from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from anchorcheck.extract import EXTRACTOR_VERSION, BlobIndex, ExtractOptions
+from anchorcheck.extract.blob import EXTRACTOR_VERSION, BlobIndex, ExtractOptions
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression

@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
+from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import NameSearch
 from anchorcheck.graph import build_graph
-from anchorcheck.languages import READ_PATHSPECS
 from anchorcheck.model import suppression
 from anchorcheck.model.finding import FingerprintedFinding, fingerprint
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex

@@ -16,12 +16,12 @@ from typing import Any
 from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.errors import CacheError
 from anchorcheck.excludes import excluder
-from anchorcheck.extract import BlobIndex, ExtractOptions
+from anchorcheck.extract.blob import BlobIndex, ExtractOptions
+from anchorcheck.extract.headings import note_titles
+from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.extract_pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, TreeEntry
-from anchorcheck.headings import note_titles
-from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.reference import Reference, RefKind

@@ -23,7 +23,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.cache import encode_value
-from anchorcheck.extract import BlobIndex, ExtractOptions, extract
+from anchorcheck.extract.blob import BlobIndex, ExtractOptions, extract
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import BlobReader
 from anchorcheck.model.anchor import Anchor

@@ -26,8 +26,8 @@ from operator import itemgetter
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import Mention
+from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
-from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.threads import InThread

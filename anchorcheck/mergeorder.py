@@ -557,7 +557,7 @@ def _facts(world: Scenarios, result: Analysis) -> None:
         return
     # Imported here: most workspaces restate no fact, and its dataclasses and patterns
     # cost every merge order's start.
-    from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
+    from anchorcheck.extract.facts import Fact, FactAddress, facts_of, lookup, same_value
 
     in_contracts: dict[tuple[str, str, str], list[str]] = {}
     for contract in world.workspace.settings.contracts:

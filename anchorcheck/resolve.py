@@ -15,9 +15,9 @@ from pathlib import Path
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.excludes import IgnoreFile, excluded_by, git_ignores
+from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
+from anchorcheck.extract.languages import language_of
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.headings import HeadingOptions, caps_heading_text
-from anchorcheck.languages import language_of
 from anchorcheck.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind

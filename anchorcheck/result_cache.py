@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck import __version__
 from anchorcheck.cache import decode_reference, encode_reference
-from anchorcheck.extract import EXTRACTOR_VERSION
+from anchorcheck.extract.blob import EXTRACTOR_VERSION
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.resolve import WorkspaceIndex

@@ -18,14 +18,14 @@ from typing import Any
 from anchorcheck.cache import BlobCache
 from anchorcheck.errors import ConfigError
 from anchorcheck.excludes import excluder
-from anchorcheck.facts import Fact, FactAddress, facts_of, lookup, same_value
+from anchorcheck.extract.facts import Fact, FactAddress, facts_of, lookup, same_value
+from anchorcheck.extract.languages import READ_PATHSPECS, language_of
+from anchorcheck.extract.symbols import defined_symbols, definition_regex
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo, NameSearch
-from anchorcheck.languages import READ_PATHSPECS, language_of
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
-from anchorcheck.symbols import defined_symbols, definition_regex
 from anchorcheck.workspace import Contract, Workspace
 
 FileId = tuple[str, str]

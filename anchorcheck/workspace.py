@@ -12,8 +12,8 @@ from typing import Any
 
 from anchorcheck.errors import ConfigError
 from anchorcheck.excludes import DEFAULT_EXCLUDE, check_patterns
+from anchorcheck.extract.headings import HeadingOptions
 from anchorcheck.git.repo import check_ref, work_tree_top
-from anchorcheck.headings import HeadingOptions
 from anchorcheck.model.finding import Severity
 from anchorcheck.selection import Selection, parse_codes
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from anchorcheck.extract import ExtractOptions, extract
+from anchorcheck.extract.blob import ExtractOptions, extract
+from anchorcheck.extract.languages import language_of
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.languages import language_of
 
 
 def main() -> None:

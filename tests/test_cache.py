@@ -167,7 +167,7 @@ def test_stored_snapshots_of_the_layout_before_still_read(ws: WorkspaceBuilder) 
 
     from anchorcheck.cache import encode_blob_index
     from anchorcheck.crawl import snapshot_from_json
-    from anchorcheck.extract import BlobIndex
+    from anchorcheck.extract.blob import BlobIndex
 
     many_files(ws, 3)
     workspace = load_workspace(ws.config())
@@ -290,7 +290,7 @@ def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
 
 
 def test_a_new_cache_answers_misses_without_asking_and_then_finds_what_was_stored(tmp_path: Path) -> None:
-    from anchorcheck.extract import BlobIndex, ExtractOptions
+    from anchorcheck.extract.blob import BlobIndex, ExtractOptions
 
     value = BlobIndex(anchors=(), references=(), comments=0, line_count=3)
     first = BlobCache(tmp_path / "c", ExtractOptions())
@@ -310,7 +310,7 @@ def test_a_new_cache_answers_misses_without_asking_and_then_finds_what_was_store
 def test_the_cache_writes_in_wal_mode_without_waiting_for_the_disk_at_every_write(tmp_path: Path) -> None:
     """WAL with synchronous=NORMAL: consistent through any crash (a power loss may drop
     the last writes, which a cache can lose); FULL waited for the disk at every write."""
-    from anchorcheck.extract import ExtractOptions
+    from anchorcheck.extract.blob import ExtractOptions
 
     cache = BlobCache(tmp_path / "c", ExtractOptions())
     db = cache._db
@@ -327,7 +327,7 @@ def test_the_cache_writes_in_wal_mode_without_waiting_for_the_disk_at_every_writ
 def test_a_repo_keeps_its_most_recently_written_snapshots_and_old_layouts_go(tmp_path: Path) -> None:
     """Snapshots are per commit: without a bound a nightly job grew the cache by every
     repo's snapshot every night. Each repo keeps its `keep` most recently written."""
-    from anchorcheck.extract import ExtractOptions
+    from anchorcheck.extract.blob import ExtractOptions
 
     cache = BlobCache(tmp_path / "c", ExtractOptions())
     db = cache._db
@@ -350,7 +350,7 @@ def test_a_blob_with_nothing_found_is_encoded_as_json_writes_it() -> None:
     import json as json_module
 
     from anchorcheck.cache import _decode, encode_blob_index, encode_value
-    from anchorcheck.extract import BlobIndex
+    from anchorcheck.extract.blob import BlobIndex
 
     for comments, lines in ((0, 0), (0, 1), (7, 12345), (2**40, 3)):
         empty = BlobIndex(anchors=(), references=(), comments=comments, line_count=lines)
@@ -365,7 +365,7 @@ def test_rows_no_run_wrote_for_a_month_go_at_the_end_of_a_run_that_writes(tmp_pa
     import sqlite3
 
     from anchorcheck.cache import _KEEP_DAYS
-    from anchorcheck.extract import BlobIndex, ExtractOptions
+    from anchorcheck.extract.blob import BlobIndex, ExtractOptions
 
     day = 20_000
 
@@ -406,7 +406,7 @@ def test_a_cache_of_the_schema_before_is_kept_and_given_its_days(tmp_path: Path)
     import sqlite3
 
     from anchorcheck.cache import _APPLICATION_ID, _KEEP_DAYS, encode_value
-    from anchorcheck.extract import BlobIndex, ExtractOptions
+    from anchorcheck.extract.blob import BlobIndex, ExtractOptions
 
     value = BlobIndex(anchors=(), references=(), comments=0, line_count=2)
     probe = BlobCache(tmp_path / "probe", ExtractOptions())

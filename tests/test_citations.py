@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.citations import _SEE, see_matches
-from anchorcheck.extract import ExtractOptions, extract
+from anchorcheck.extract.blob import ExtractOptions, extract
+from anchorcheck.extract.citations import _SEE, see_matches
 from anchorcheck.model.reference import RefKind
 
 
@@ -188,9 +188,9 @@ def test_see_matches_are_what_finditer_finds(text: str) -> None:
 def test_hints_hold_wherever_their_patterns_match(text: str) -> None:
     import re
 
-    from anchorcheck.citations import _FRAGMENT, _FRAGMENT_HINT
-    from anchorcheck.claims import _AT_HINT, _AT_LINES, _PATH_SYMBOL, _PATH_SYMBOL_HINT, _RANGE
-    from anchorcheck.locations import PATH, REPO, RUN_START
+    from anchorcheck.extract.citations import _FRAGMENT, _FRAGMENT_HINT
+    from anchorcheck.extract.claims import _AT_HINT, _AT_LINES, _PATH_SYMBOL, _PATH_SYMBOL_HINT, _RANGE
+    from anchorcheck.extract.locations import PATH, REPO, RUN_START
 
     if _FRAGMENT.search(text):
         assert _FRAGMENT_HINT.search(text)

@@ -9,8 +9,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.check import run_check
-from anchorcheck.claims import _call_mentions, _tick_mentions
-from anchorcheck.facts import facts_of
+from anchorcheck.extract.claims import _call_mentions, _tick_mentions
+from anchorcheck.extract.facts import facts_of
 from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -432,14 +432,14 @@ _METHOD_PLAIN = re.compile(r"(?m)^[ \t]+(?:async[ \t]+|static[ \t]+|public[ \t]+
                 max_size=24).map("".join))
 @example("static =function\n  async (x) {\nconstant = (a) =>")  # a keyword that is the name
 def test_definition_patterns_with_possessive_runs_find_what_the_plain_ones_find(text: str) -> None:
-    from anchorcheck import symbols
+    from anchorcheck.extract import symbols
 
     for possessive, plain in ((symbols._ASSIGNED_FN, _ASSIGNED_FN_PLAIN), (symbols._METHOD, _METHOD_PLAIN)):
         assert [m.span(1) for m in possessive.finditer(text)] == [m.span(1) for m in plain.finditer(text)]
 
 
 def test_an_image_and_its_version_is_no_line_claim() -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     text = ("sidecars: []\n"
             "#  - name: nvidia-dcgm-exporter\n"
@@ -450,7 +450,7 @@ def test_an_image_and_its_version_is_no_line_claim() -> None:
 
 
 def test_a_pasted_jvm_stack_frame_is_no_line_claim() -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     text = ("// java.lang.StackOverflowError\n"
             "// at java.lang.Class.getDeclaredFields(Class.java:992)\n"
@@ -462,7 +462,7 @@ def test_a_pasted_jvm_stack_frame_is_no_line_claim() -> None:
 
 
 def test_a_pasted_log_field_is_no_line_claim() -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     text = ("<!-- level=info ts=2022-03-23T11:55:29Z caller=main.go:112 msg=\"Starting\"\n"
             "level=error caller=manager.go:132 msg=\"up\" and see manager.go:132 = the guard -->\n")
@@ -471,7 +471,7 @@ def test_a_pasted_log_field_is_no_line_claim() -> None:
 
 
 def test_an_address_and_port_is_no_line_claim() -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     text = '// a value of "example/resource/%s" could become "example/resource/0.0.0.0:8080".\nvar x int\n'
     assert extract(text, "c", ExtractOptions()).references == ()

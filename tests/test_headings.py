@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.headings import HeadingOptions, caps_heading_text
+from anchorcheck.extract.blob import ExtractOptions, extract
+from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.model.anchor import AnchorKind, github_slug
 
 OPTS = HeadingOptions()
@@ -176,7 +176,7 @@ def test_a_note_title_may_give_a_second_name_after_aka_and_cites_anything_else()
 def test_note_titles_read_from_git_grep_output_with_awkward_paths() -> None:
     """`git grep -n -z -A1` output: path NUL line NUL text, groups split by `--`; paths
     may hold `:` and `-`; a title on a file's last line has no rule under it."""
-    from anchorcheck.headings import note_titles
+    from anchorcheck.extract.headings import note_titles
 
     out = ("c0:a-b:c.txt\x003\x00  Note [X]  aka Note [X2]\nc0:a-b:c.txt\x004\x00  ~~~~~~~~\n--\n"
            "c0:d.txt\x001\x00Note [Y]\nc0:d.txt\x002\x00~~ too short\n--\n"
@@ -190,7 +190,7 @@ def test_note_titles_read_from_git_grep_output_with_awkward_paths() -> None:
     "-- Note [x] aka Note [ ]\n-- ~~~~~~~~\n",
 ])
 def test_a_blank_note_title_over_a_rule_names_nothing_and_breaks_nothing(src: str) -> None:
-    from anchorcheck.headings import note_titles
+    from anchorcheck.extract.headings import note_titles
 
     found = extract(src, "haskell", ExtractOptions())  # it raised: the whole file went unread
     assert [a.name for a in found.anchors] == (["x"] if "[x]" in src else [])
@@ -203,7 +203,7 @@ def test_a_blank_note_title_over_a_rule_names_nothing_and_breaks_nothing(src: st
 
 
 def test_rust_doc_comment_headings_are_anchors_with_rustdocs_fragments() -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     text = (
         "//! A channel.\n"

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import extract_options
+from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
 from anchorcheck.git.repobuilder import commit, init_repo
 from anchorcheck.history import (
@@ -25,7 +26,6 @@ from anchorcheck.history import (
     defined_names,
     names_defined_in,
 )
-from anchorcheck.languages import READ_PATHSPECS
 from anchorcheck.workspace import Settings
 
 _FILES: dict[str, str | bytes] = {
@@ -293,8 +293,8 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
     line's first definition event counting, file headers (+++, ---) not lines: a name
     is removed when in every file its newest commit's events there add nothing, and
     the newest such removal is named."""
+    from anchorcheck.extract.languages import language_of
     from anchorcheck.history import _KEYWORDS, Removal, removals_in_log
-    from anchorcheck.languages import language_of
 
     log = _patch_log(commits)
     # A keyword on a comment line (after its sign: blanks, then #, //, /*, *, --, ; or {-)

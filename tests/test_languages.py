@@ -7,7 +7,7 @@ import posixpath
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.languages import _BY_EXTENSION, _BY_NAME, language_of
+from anchorcheck.extract.languages import _BY_EXTENSION, _BY_NAME, language_of
 
 
 def _reference(path: str) -> str | None:
@@ -42,7 +42,7 @@ def test_known_names() -> None:
 
 def test_autoconf_m4_and_ghc_test_drivers_are_read() -> None:
     """GHC cites and defines Notes in `configure.ac`, `m4/*.m4` and `all.T` files."""
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     assert language_of("configure.ac") == "m4"
     assert language_of("m4/fp_link.m4") == "m4"

@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.markdown import _MAX_PARSED_HEADINGS, _plain_text, document_lines, read_blocks
+from anchorcheck.extract.blob import ExtractOptions, extract
+from anchorcheck.extract.markdown import _MAX_PARSED_HEADINGS, _plain_text, document_lines, read_blocks
 from anchorcheck.model.anchor import fold_space
 
 _BLOCKS = MarkdownIt("commonmark").disable("inline")

@@ -10,7 +10,7 @@ import pytest
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.crawl import crawl_many, extract_options
-from anchorcheck.extract import ExtractOptions, extract
+from anchorcheck.extract.blob import ExtractOptions, extract
 from anchorcheck.extract_pool import extract_blobs, pack, unpack
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.repo import GitRepo
@@ -88,7 +88,7 @@ def test_what_workers_send_back_pickles_to_equal_values() -> None:
     (pickling.by_constructor): every field comes back, in its place."""
     import pickle
 
-    from anchorcheck.extract import BlobIndex
+    from anchorcheck.extract.blob import BlobIndex
     from anchorcheck.model.anchor import Anchor, AnchorKind
     from anchorcheck.model.reference import Reference, RefKind
     from anchorcheck.model.suppression import Suppression

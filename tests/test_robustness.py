@@ -15,9 +15,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.extract import ExtractOptions, extract
+from anchorcheck.extract.blob import ExtractOptions, extract
+from anchorcheck.extract.scanners import _FAMILIES, scan
 from anchorcheck.git.repobuilder import branch, git, init_repo
-from anchorcheck.scanners import _FAMILIES, scan
 from tests.conftest import WorkspaceBuilder, run_cli
 
 # -- broken repos --------------------------------------------------------------

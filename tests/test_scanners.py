@@ -11,12 +11,12 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.citations import _SEE_HINT, TRIGGER, _see_hint
-from anchorcheck.facts import facts_of
-from anchorcheck.headings import HeadingOptions, find_anchors, has_caps_line
+from anchorcheck.extract.citations import _SEE_HINT, TRIGGER, _see_hint
+from anchorcheck.extract.facts import facts_of
+from anchorcheck.extract.headings import HeadingOptions, find_anchors, has_caps_line
+from anchorcheck.extract.scanners import _FAMILIES, _FIRST, _nested_end, _spans, scan
+from anchorcheck.extract.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
 from anchorcheck.model.comment import Comment
-from anchorcheck.scanners import _FAMILIES, _FIRST, _nested_end, _spans, scan
-from anchorcheck.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
 
 
 def texts(comments: list[Comment]) -> list[str]:
@@ -161,7 +161,7 @@ def test_unterminated_constructs_run_to_end_of_file() -> None:
 
 @pytest.mark.parametrize("family", sorted([*_FAMILIES, "markdown"]))
 def test_adversarial_input_is_linear(family: str) -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     hostile = [
         "/*" * 50_000, "{-" * 50_000, "{{" * 50_000, "'" * 100_000, '"' * 100_000,
@@ -256,8 +256,8 @@ def test_the_keep_test_drops_only_blocks_that_give_nothing(text: str, language: 
     block built must give the same anchors, references, mentions and directives."""
     from unittest import mock
 
-    import anchorcheck.extract as extract_module
-    from anchorcheck.extract import ExtractOptions, extract
+    import anchorcheck.extract.blob as extract_module
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     options = ExtractOptions()
     kept = extract(text, language, options)
@@ -268,7 +268,7 @@ def test_the_keep_test_drops_only_blocks_that_give_nothing(text: str, language: 
 
 
 def test_a_citation_may_wrap_after_its_lead_word() -> None:
-    from anchorcheck.extract import ExtractOptions, extract
+    from anchorcheck.extract.blob import ExtractOptions, extract
 
     options = ExtractOptions()
     python = extract("# see\n# ROLLBACK ON THE PATH in a.py\nx = 1\n", "python", options)
@@ -330,7 +330,15 @@ _PY_BITS = st.sampled_from([*"ab #\"'\\\n:=()r", '"""', "'''", '""', "''", "def 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_PY_BITS, max_size=60).map("".join))
 def test_python_blocks_are_what_the_family_pattern_finds(text: str) -> None:
-    from anchorcheck.scanners import _DOC, _LINE, _blocks, _build, _first_code_offset, _is_docstring, _Locator
+    from anchorcheck.extract.scanners import (
+        _DOC,
+        _LINE,
+        _blocks,
+        _build,
+        _first_code_offset,
+        _is_docstring,
+        _Locator,
+    )
 
     def reference() -> list[tuple[int, int, int]]:
         # The family pattern's plain search loop: every string and comment in turn.
@@ -360,7 +368,7 @@ _C_BITS = st.sampled_from([*"ab /*\"'`\\\n\t:=", "//", "/*", "*/", "'a'", "'\\n'
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), family=st.sampled_from(["haskell", "c", "js"]))
 def test_matched_blocks_are_what_the_family_pattern_finds(data: st.DataObject, family: str) -> None:
-    from anchorcheck.scanners import _blocks, _build, _Locator
+    from anchorcheck.extract.scanners import _blocks, _build, _Locator
 
     text = data.draw(st.lists(_HS_BITS if family == "haskell" else _C_BITS, max_size=50).map("".join))
     # The family pattern's search loop, one span at a time, grouped by _blocks.
@@ -395,7 +403,7 @@ def test_testing_all_blocks_at_once_answers_as_testing_each(
 
 
 def test_a_lazy_pattern_compiles_on_first_search_and_then_is_the_compiled_search() -> None:
-    from anchorcheck.triggers import LazyPattern
+    from anchorcheck.extract.triggers import LazyPattern
 
     lazy = LazyPattern(r"a+b")
     assert lazy.ready()  # wanted from the first call

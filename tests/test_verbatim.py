@@ -3,9 +3,9 @@ no claims; Notes and headings cited there still are."""
 
 from __future__ import annotations
 
-from anchorcheck.extract import ExtractOptions, extract
-from anchorcheck.scanners import scan
-from anchorcheck.verbatim import verbatim_lines
+from anchorcheck.extract.blob import ExtractOptions, extract
+from anchorcheck.extract.scanners import scan
+from anchorcheck.extract.verbatim import verbatim_lines
 from tests.conftest import WorkspaceBuilder
 from tests.test_claims import findings
 

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from anchorcheck.citations import find_references
-from anchorcheck.claims import find_mentions
-from anchorcheck.headings import HeadingOptions, find_anchors, haddock_anchors, rust_doc_headings
+from anchorcheck.extract.citations import find_references
+from anchorcheck.extract.claims import find_mentions
+from anchorcheck.extract.headings import HeadingOptions, find_anchors, haddock_anchors, rust_doc_headings
+from anchorcheck.extract.scanners import scan
+from anchorcheck.extract.triggers import INTEREST, keep_test
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.comment import JoinedText
 from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.suppression import Suppression, find_suppressions
-from anchorcheck.scanners import scan
-from anchorcheck.triggers import INTEREST, keep_test
 
 EXTRACTOR_VERSION = 33
 
@@ -48,7 +48,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     if language == "markdown":
         # Imported here: markdown-it costs every run its import time, and most runs
         # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
-        from anchorcheck.markdown import read_markdown
+        from anchorcheck.extract.markdown import read_markdown
 
         # Caps headings are not read in Markdown (its anchors are its headings).
         comments, md_anchors = read_markdown(text, keep=INTEREST)

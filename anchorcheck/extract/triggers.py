@@ -15,8 +15,8 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from anchorcheck import claims
-from anchorcheck.headings import HeadingOptions, caps_line_at, has_caps_line
+from anchorcheck.extract import claims
+from anchorcheck.extract.headings import HeadingOptions, caps_line_at, has_caps_line
 from anchorcheck.patterns import compiled_on_use
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from anchorcheck.languages import language_of
+from anchorcheck.extract.languages import language_of
 from anchorcheck.patterns import compiled_on_use
 
 # A backslash starts no run either: `C:\\foo\\bar.py:12` is a Windows path, not bar.py.

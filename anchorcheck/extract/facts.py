@@ -18,9 +18,9 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from anchorcheck.languages import language_of
+from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.scanners import yaml_block_scalar_lines
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.scanners import yaml_block_scalar_lines
 
 
 @dataclass(frozen=True, slots=True)

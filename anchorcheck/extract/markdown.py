@@ -24,10 +24,10 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
 from markdown_it.token import Token
 
+from anchorcheck.extract.verbatim import closes_fence
 from anchorcheck.model.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
 from anchorcheck.model.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.verbatim import closes_fence
 
 _INLINE = MarkdownIt("commonmark")
 _MAX_HEADING = 500

@@ -7,10 +7,10 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
+from anchorcheck.extract.verbatim import FENCE, Verbatim, closes_fence
 from anchorcheck.model.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
 from anchorcheck.model.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.verbatim import FENCE, Verbatim, closes_fence
 
 # Leaders and decoration around a heading: `# === ROLLBACK ===`, `// -- FOO BAR --:`.
 _DECORATION = " \t#/-*=~:;<>|!+"

@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Container, Iterator
 
-from anchorcheck.languages import language_of
-from anchorcheck.locations import PATH as _PATH
-from anchorcheck.locations import REPO as _REPO
-from anchorcheck.locations import RUN_START as _RUN_START
-from anchorcheck.locations import looks_like_path
+from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.locations import PATH as _PATH
+from anchorcheck.extract.locations import REPO as _REPO
+from anchorcheck.extract.locations import RUN_START as _RUN_START
+from anchorcheck.extract.locations import looks_like_path
 from anchorcheck.model.comment import JoinedText
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use

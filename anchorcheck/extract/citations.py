@@ -13,15 +13,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 from urllib.parse import unquote
 
-from anchorcheck import claims, triggers
-from anchorcheck.headings import note_definition_spans
-from anchorcheck.languages import language_of
-from anchorcheck.locations import PATH, REPO, RUN_START, looks_like_path
+from anchorcheck.extract import claims, triggers
+from anchorcheck.extract.headings import note_definition_spans
+from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.locations import PATH, REPO, RUN_START, looks_like_path
+from anchorcheck.extract.verbatim import Verbatim
 from anchorcheck.model.anchor import fold_space
 from anchorcheck.model.comment import Comment, JoinedText
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.verbatim import Verbatim
 
 # Every pattern that does not start with a literal starts with a lookbehind that
 # only lets it begin at the start of a run (of caps words, of path characters), so
