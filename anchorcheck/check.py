@@ -7,6 +7,8 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from anchorcheck.cache import BlobCache
+from anchorcheck.config.selection import Selection
+from anchorcheck.config.workspace import Settings, Workspace
 from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import NameSearch
@@ -16,8 +18,6 @@ from anchorcheck.model.finding import FingerprintedFinding, fingerprint
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
-from anchorcheck.selection import Selection
-from anchorcheck.workspace import Settings, Workspace
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from anchorcheck import __version__
+from anchorcheck.config.workspace import Workspace, load_workspace
 from anchorcheck.errors import AnchorcheckError
 from anchorcheck.model.finding import Severity
 from anchorcheck.report import render_json, render_text, safe_text
-from anchorcheck.workspace import Workspace, load_workspace
 
 if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
@@ -130,7 +130,7 @@ def _say_skipped(result: CheckResult, verbose: bool) -> None:
                 click.echo(f"anchorcheck: {safe_text(name)}:{safe_text(skip.path)}: skipped "
                            f"({safe_text(skip.reason)})", err=True)
         if verbose and snap.excluded:
-            from anchorcheck.excludes import excluded_by
+            from anchorcheck.config.excludes import excluded_by
 
             by_pattern = Counter(excluded_by(snap.excluded, path) for path in snap.paths)
             by_pattern.pop(None, None)
@@ -161,7 +161,7 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
     ws = load_workspace(config, repos, refs, current_repo=not index_files)
     extra = ctx.params.get("exclude") or ()
     if extra:
-        from anchorcheck.excludes import check_patterns
+        from anchorcheck.config.excludes import check_patterns
 
         ws = replace(ws, settings=replace(ws.settings,
                                           exclude=ws.settings.exclude + check_patterns(extra, "--exclude")))
@@ -496,6 +496,7 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
     """Order open PRs across repos so every reference resolves on arrival; flag PRs that
     break references, conflict, or race on a version bump."""
     from anchorcheck.change import ChangeSpec
+    from anchorcheck.config.workspace import split_pair
     from anchorcheck.merge_report import (
         advise,
         exit_code,
@@ -504,7 +505,6 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
         render_merge_text,
     )
     from anchorcheck.mergeorder import analyse
-    from anchorcheck.workspace import split_pair
 
     ws = _workspace(config, repos, refs)
     specs = [ChangeSpec.parse(arg, ws) for arg in prs]

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from anchorcheck.cache import BlobCache, Encoded, options_key
+from anchorcheck.config.excludes import excluder
+from anchorcheck.config.workspace import RepoSpec, Settings
 from anchorcheck.errors import CacheError
-from anchorcheck.excludes import excluder
 from anchorcheck.extract.blob import BlobIndex, ExtractOptions
 from anchorcheck.extract.headings import note_titles
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
@@ -26,7 +27,6 @@ from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression
-from anchorcheck.workspace import RepoSpec, Settings
 
 # What a blob gave, keyed by (blob id, language, cache.options_key of the options): its
 # index, or the reason it is not read as text, so a blob that failed is not read again

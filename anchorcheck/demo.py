@@ -20,12 +20,12 @@ from pathlib import Path
 
 from anchorcheck.change import ChangeSpec
 from anchorcheck.check import run_check
+from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import branch, commit, init_repo
 from anchorcheck.graph_export import collapse, export_graph, to_mermaid
 from anchorcheck.merge_report import advise, render_merge_text
 from anchorcheck.mergeorder import analyse
 from anchorcheck.report import render_text
-from anchorcheck.workspace import load_workspace
 
 DEPLOYMENT = """\
 # Jobs manager: polls the scheduler, runs training, serves ingestion on 8080.

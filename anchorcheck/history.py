@@ -25,13 +25,13 @@ from dataclasses import dataclass
 from operator import itemgetter
 
 from anchorcheck.cache import BlobCache
+from anchorcheck.config.workspace import Workspace
 from anchorcheck.crawl import Mention
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.threads import InThread
-from anchorcheck.workspace import Workspace
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"
 _KEYWORD_LIST = tuple(_KEYWORDS[1:-1].split("|"))

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from anchorcheck import __version__
+from anchorcheck.config.workspace import RepoSpec, Settings, Workspace
 from anchorcheck.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
 from anchorcheck.errors import AnchorcheckError, ConfigError
 from anchorcheck.files import write_atomically_bytes
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.history import RemovalTable
-from anchorcheck.workspace import RepoSpec, Settings, Workspace
 
 FORMAT = "anchorcheck-index"
 # 3: a snapshot's blob ids as one string and its line counts as a list beside its

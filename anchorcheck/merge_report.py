@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
+from anchorcheck.config.selection import Selection
 from anchorcheck.graph import build_graph
 from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.mergeorder import Analysis
@@ -20,7 +21,6 @@ from anchorcheck.report import finding_json, render_text, safe_text, summary
 from anchorcheck.resolve import Resolution
 from anchorcheck.rules import REGISTRY, CheckContext
 from anchorcheck.rules.merge import MergeContext
-from anchorcheck.selection import Selection
 
 _REFERENCE_RULES = ("AC101", "AC102", "AC103", "AC104", "AC105")
 

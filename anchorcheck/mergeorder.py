@@ -19,6 +19,7 @@ from typing import Any
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
+from anchorcheck.config.workspace import Workspace
 from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries, paused_gc
 from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
@@ -37,7 +38,6 @@ from anchorcheck.versions import (
     read_version,
     version_key,
 )
-from anchorcheck.workspace import Workspace
 
 _UNCHECKED = (Status.RESOLVED, Status.EXTERNAL)
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from anchorcheck.config.workspace import Workspace
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.workspace import Workspace
 
 EXCLUDED = ("testsuite/tests/linters/notes.stdout", "linters/lint-notes/test")
 _MARK = "Note ["

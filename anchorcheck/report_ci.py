@@ -19,11 +19,11 @@ from typing import Any
 from urllib.parse import quote
 
 from anchorcheck import __version__
+from anchorcheck.config.workspace import Workspace
 from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.model.finding import FingerprintedFinding, Severity
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.rules import REGISTRY, Rule
-from anchorcheck.workspace import Workspace
 
 PROJECT_URL = "https://github.com/anchorcheck/anchorcheck"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -12,9 +12,10 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
 
+from anchorcheck.config.excludes import IgnoreFile, excluded_by, git_ignores
+from anchorcheck.config.workspace import RepoSpec, remote_slug
 from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
-from anchorcheck.excludes import IgnoreFile, excluded_by, git_ignores
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
 from anchorcheck.git.repo import GitRepo
@@ -22,7 +23,6 @@ from anchorcheck.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.suggest import Suggester, suggest
-from anchorcheck.workspace import RepoSpec, remote_slug
 
 FileId = tuple[str, str]  # (repo, path)
 

@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck import __version__
 from anchorcheck.cache import decode_reference, encode_reference
+from anchorcheck.config.selection import Selection
+from anchorcheck.config.workspace import Workspace
 from anchorcheck.extract.blob import EXTRACTOR_VERSION
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.resolve import WorkspaceIndex
-from anchorcheck.selection import Selection
-from anchorcheck.workspace import Workspace
 
 if TYPE_CHECKING:
     from anchorcheck.model.finding import FingerprintedFinding

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from anchorcheck.cache import BlobCache
+from anchorcheck.config.excludes import excluder
+from anchorcheck.config.workspace import Contract, Workspace
 from anchorcheck.errors import ConfigError
-from anchorcheck.excludes import excluder
 from anchorcheck.extract.facts import Fact, FactAddress, facts_of, lookup, same_value
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.extract.symbols import defined_symbols, definition_regex
@@ -26,7 +27,6 @@ from anchorcheck.git.repo import GitRepo, NameSearch
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
-from anchorcheck.workspace import Contract, Workspace
 
 FileId = tuple[str, str]
 _TOKEN = compiled_on_use(r"[^\s:=,;'\"`()\[\]{}]+")

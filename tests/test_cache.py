@@ -15,9 +15,9 @@ import pytest
 
 from anchorcheck.cache import BlobCache
 from anchorcheck.check import run_check
+from anchorcheck.config.workspace import load_workspace
 from anchorcheck.crawl import extract_options
 from anchorcheck.git.repobuilder import commit
-from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
 CITE = "# see MISSING HEADING NUMBER ONE in a.py\n"
@@ -245,11 +245,11 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
     length is no snapshot (rebuilt), damaged line counts a CacheError when read."""
     from pathlib import Path as P
 
+    from anchorcheck.config.workspace import RepoSpec
     from anchorcheck.crawl import SnapshotIndex, snapshot_from_packed, snapshot_to_packed
     from anchorcheck.errors import CacheError
     from anchorcheck.lazy import LazyPaths
     from anchorcheck.model.anchor import Anchor, AnchorKind
-    from anchorcheck.workspace import RepoSpec
 
     spec = RepoSpec.make("r", P("."), "main")
     anchor = Anchor("ROLLBACK", AnchorKind.CAPS, 3, 2, "rollback", "r", "a\nb/x.py")
@@ -281,8 +281,8 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
 def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
     from pathlib import Path as P
 
+    from anchorcheck.config.workspace import RepoSpec
     from anchorcheck.crawl import SnapshotIndex, snapshot_from_json, snapshot_to_json
-    from anchorcheck.workspace import RepoSpec
 
     empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
     back = snapshot_from_json(json.loads(json.dumps(snapshot_to_json(empty))), RepoSpec.make("r", P("."), "main"))

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.check import run_check
+from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import git
-from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
 DEPLOY = """\
@@ -384,8 +384,8 @@ def test_notes_defined_in_files_not_read_resolve(ws: WorkspaceBuilder, tmp_path:
     assert [(c, p, line, m.split(" is ")[0]) for c, _, p, line, m in findings(ws)] == [
         ("AC101", "Exts.hs", 1, "Note [No rule here]")]
     from anchorcheck.cache import BlobCache
+    from anchorcheck.config.workspace import Settings
     from anchorcheck.crawl import extract_options
-    from anchorcheck.workspace import Settings
 
     # Cached by the files not read: a second commit that leaves them alone asks git
     # nothing (the stored answer, damaged here, is used, so the Note is gone)...
@@ -413,8 +413,8 @@ def test_a_repo_that_uses_no_notes_is_not_searched_for_them(ws: WorkspaceBuilder
     ws.repo("app", {"app.py": "# See DEPLOY ORDER in deploy.md.\n", "deploy.md": "# Deploy order\n",
                     "defs.txt": "Note [Somewhere]\n~~~~~~~~~~~~~~~~\n"})
     from anchorcheck.cache import BlobCache
+    from anchorcheck.config.workspace import Settings
     from anchorcheck.crawl import extract_options
-    from anchorcheck.workspace import Settings
 
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     run_check(load_workspace(ws.config(), (), []), cache=cache)
@@ -497,8 +497,8 @@ def test_a_check_runs_with_the_collector_paused_and_gives_it_back(ws: WorkspaceB
 
 
 def test_a_remote_url_is_read_from_the_config_file_as_git_reads_it(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.config.workspace import remote_slug
     from anchorcheck.git.repo import GitRepo
-    from anchorcheck.workspace import remote_slug
 
     repo = ws.repo("charts", {"a.yaml": "k: v\n"})
     git(repo, "remote", "add", "upstream", "https://github.com/helm/charts")

@@ -11,10 +11,10 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from anchorcheck.config.selection import Selection
 from anchorcheck.git.repobuilder import commit
 from anchorcheck.rules import REGISTRY
 from anchorcheck.rulesdoc import rules_markdown
-from anchorcheck.selection import Selection
 from tests.conftest import WorkspaceBuilder, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,10 +71,10 @@ def test_sarif_validates_against_the_official_schema(ws: WorkspaceBuilder) -> No
 
 def test_merge_order_findings_as_sarif_validate_too(ws: WorkspaceBuilder) -> None:
     from anchorcheck.change import ChangeSpec
+    from anchorcheck.config.workspace import load_workspace
     from anchorcheck.merge_report import advise
     from anchorcheck.mergeorder import analyse
     from anchorcheck.report_ci import render_sarif
-    from anchorcheck.workspace import load_workspace
 
     ws.repo("client", {"Chart.yaml": "version: 1.0.0\n", "a.yaml": "a: 1\n"})
     ws.pr("client", "p1", {"Chart.yaml": "version: 1.0.1\n"})

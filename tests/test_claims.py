@@ -9,9 +9,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.check import run_check
+from anchorcheck.config.workspace import load_workspace
 from anchorcheck.extract.claims import _call_mentions, _tick_mentions
 from anchorcheck.extract.facts import facts_of
-from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
 CLAIMS = (

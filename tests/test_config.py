@@ -5,7 +5,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from anchorcheck.workspace import Settings, _read_settings
+from anchorcheck.config.workspace import Settings, _read_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 

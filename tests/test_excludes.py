@@ -7,8 +7,7 @@ import json
 import pytest
 
 from anchorcheck.change import ChangeSpec
-from anchorcheck.errors import ConfigError
-from anchorcheck.excludes import (
+from anchorcheck.config.excludes import (
     DEFAULT_EXCLUDE,
     IgnoreFile,
     check_patterns,
@@ -16,9 +15,10 @@ from anchorcheck.excludes import (
     excluder,
     git_ignores,
 )
+from anchorcheck.config.workspace import load_workspace
+from anchorcheck.errors import ConfigError
 from anchorcheck.merge_report import advise
 from anchorcheck.mergeorder import analyse
-from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
 

@@ -13,6 +13,7 @@ import networkx as nx
 import pydot
 
 from anchorcheck.check import run_check
+from anchorcheck.config.workspace import load_workspace
 from anchorcheck.graph_export import (
     MERMAID_MAX_CHARS,
     MERMAID_MAX_EDGES,
@@ -21,7 +22,6 @@ from anchorcheck.graph_export import (
     to_html,
     to_mermaid,
 )
-from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -14,6 +14,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.cache import BlobCache
+from anchorcheck.config.workspace import Settings
 from anchorcheck.crawl import extract_options
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
@@ -26,7 +27,6 @@ from anchorcheck.history import (
     defined_names,
     names_defined_in,
 )
-from anchorcheck.workspace import Settings
 
 _FILES: dict[str, str | bytes] = {
     "a.py": (

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from anchorcheck.cache import BlobCache
+from anchorcheck.config.workspace import load_workspace
 from anchorcheck.crawl import crawl_many, extract_options
 from anchorcheck.extract.blob import ExtractOptions, extract
 from anchorcheck.extract_pool import extract_blobs, pack, unpack
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.workspace import load_workspace
 from tests.conftest import WorkspaceBuilder
 
 

@@ -52,8 +52,8 @@ def test_an_index_built_on_another_has_the_tables_of_one_built_afresh(
 ) -> None:
     """Merge order builds an index per set of changes on the base's (`share`): the
     same anchor tables, lists in the same order, as an index built from scratch."""
+    from anchorcheck.config.workspace import RepoSpec
     from anchorcheck.resolve import WorkspaceIndex
-    from anchorcheck.workspace import RepoSpec
 
     repos = [RepoSpec.make(name, Path("."), "main") for name in "abc"]
     snaps = [_snap(name, anchors) for name, anchors in zip("abc", base, strict=True)]

@@ -10,12 +10,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns
+from anchorcheck.config.selection import Selection, parse_codes
 from anchorcheck.errors import ConfigError
-from anchorcheck.excludes import DEFAULT_EXCLUDE, check_patterns
 from anchorcheck.extract.headings import HeadingOptions
 from anchorcheck.git.repo import check_ref, work_tree_top
 from anchorcheck.model.finding import Severity
-from anchorcheck.selection import Selection, parse_codes
 
 CONFIG_NAME = "anchorcheck.toml"
 _REPO_KEYS = frozenset({"name", "path", "ref", "url", "exclude"})
