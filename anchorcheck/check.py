@@ -6,13 +6,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from anchorcheck.cache import BlobCache
 from anchorcheck.config.selection import Selection
 from anchorcheck.config.workspace import Settings, Workspace
-from anchorcheck.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import NameSearch
 from anchorcheck.graph import build_graph
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
 from anchorcheck.model import suppression
 from anchorcheck.model.finding import FingerprintedFinding, fingerprint
 from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex

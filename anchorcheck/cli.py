@@ -25,9 +25,9 @@ from anchorcheck.report import render_json, render_text, safe_text
 if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
     # not need it (notes, rules) starts fast.
-    from anchorcheck.cache import BlobCache
     from anchorcheck.check import CheckResult
-    from anchorcheck.crawl import Progress
+    from anchorcheck.index.cache import BlobCache
+    from anchorcheck.index.crawl import Progress
     from anchorcheck.model.finding import FingerprintedFinding
 
 
@@ -83,8 +83,8 @@ def _open_cache(ws: Workspace) -> BlobCache | None:
     params = click.get_current_context().params
     if params.get("no_cache"):
         return None
-    from anchorcheck.cache import BlobCache, default_cache_dir
-    from anchorcheck.crawl import extract_options
+    from anchorcheck.index.cache import BlobCache, default_cache_dir
+    from anchorcheck.index.crawl import extract_options
 
     directory = params.get("cache_dir") or default_cache_dir()
     try:
@@ -311,9 +311,9 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
               names: tuple[str, ...], out: Path) -> None:
     """Scan some repos of the workspace (default: all) into a portable index file, for
     `check --index`: one job per repo does the heavy part, one job checks."""
-    from anchorcheck.crawl import crawl
     from anchorcheck.git.repo import GitRepo
     from anchorcheck.history import defined_names, repo_removals
+    from anchorcheck.index.crawl import crawl
     from anchorcheck.index_file import IndexedRepo, write_index
 
     ws = _workspace(config, repos, refs)

@@ -24,11 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
-from anchorcheck.cache import BlobCache
 from anchorcheck.config.workspace import Workspace
-from anchorcheck.crawl import Mention
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.crawl import Mention
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import WorkspaceIndex
 from anchorcheck.threads import InThread

@@ -25,11 +25,11 @@ from typing import Any
 
 from anchorcheck import __version__
 from anchorcheck.config.workspace import RepoSpec, Settings, Workspace
-from anchorcheck.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
 from anchorcheck.errors import AnchorcheckError, ConfigError
 from anchorcheck.files import write_atomically_bytes
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.history import RemovalTable
+from anchorcheck.index.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
 
 FORMAT = "anchorcheck-index"
 # 3: a snapshot's blob ids as one string and its line counts as a list beside its
@@ -54,7 +54,7 @@ class IndexedRepo:
 
 def settings_key(settings: Settings) -> dict[str, Any]:
     """What must match between the indexing run and the check that reads it."""
-    from anchorcheck.cache import options_key
+    from anchorcheck.index.cache import options_key
 
     return {
         "extraction": options_key(extract_options(settings)),

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from anchorcheck.cache import BlobCache
 from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
 from anchorcheck.config.workspace import Workspace
-from anchorcheck.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries, paused_gc
 from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo, TreeEntry
-from anchorcheck.lazy import of_kind
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries, paused_gc
+from anchorcheck.index.lazy import of_kind
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex

@@ -14,12 +14,12 @@ from pathlib import Path
 
 from anchorcheck.config.excludes import IgnoreFile, excluded_by, git_ignores
 from anchorcheck.config.workspace import RepoSpec, remote_slug
-from anchorcheck.crawl import SnapshotIndex
 from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.lazy import LazyPaths
+from anchorcheck.index.crawl import SnapshotIndex
+from anchorcheck.index.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.suggest import Suggester, suggest

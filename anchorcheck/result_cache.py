@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck import __version__
-from anchorcheck.cache import decode_reference, encode_reference
 from anchorcheck.config.selection import Selection
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.extract.blob import EXTRACTOR_VERSION
 from anchorcheck.git.blobtext import UNREADABLE
+from anchorcheck.index.cache import decode_reference, encode_reference
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.resolve import WorkspaceIndex
 

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from anchorcheck.cache import BlobCache
 from anchorcheck.config.excludes import excluder
 from anchorcheck.config.workspace import Contract, Workspace
 from anchorcheck.errors import ConfigError
@@ -24,6 +23,7 @@ from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.extract.symbols import defined_symbols, definition_regex
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo, NameSearch
+from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve import Resolution, Status, WorkspaceIndex

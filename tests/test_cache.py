@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.cache import BlobCache
 from anchorcheck.check import run_check
 from anchorcheck.config.workspace import load_workspace
-from anchorcheck.crawl import extract_options
 from anchorcheck.git.repobuilder import commit
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.crawl import extract_options
 from tests.conftest import WorkspaceBuilder, run_cli
 
 CITE = "# see MISSING HEADING NUMBER ONE in a.py\n"
@@ -133,7 +133,7 @@ def test_a_run_killed_midway_leaves_a_usable_cache(ws: WorkspaceBuilder, tmp_pat
 def test_stored_snapshots_round_trip_with_and_without_their_paths(ws: WorkspaceBuilder) -> None:
     from dataclasses import replace
 
-    from anchorcheck.crawl import snapshot_from_json, snapshot_to_json
+    from anchorcheck.index.crawl import snapshot_from_json, snapshot_to_json
 
     many_files(ws, 5)
     workspace = load_workspace(ws.config())
@@ -165,9 +165,9 @@ def test_stored_snapshots_of_the_layout_before_still_read(ws: WorkspaceBuilder) 
     references inside the index."""
     from dataclasses import replace
 
-    from anchorcheck.cache import encode_blob_index
-    from anchorcheck.crawl import snapshot_from_json
     from anchorcheck.extract.blob import BlobIndex
+    from anchorcheck.index.cache import encode_blob_index
+    from anchorcheck.index.crawl import snapshot_from_json
 
     many_files(ws, 3)
     workspace = load_workspace(ws.config())
@@ -187,9 +187,9 @@ def test_stored_snapshots_of_the_layout_before_still_read(ws: WorkspaceBuilder) 
 def test_stored_references_decode_when_read_and_a_damaged_part_is_one_clear_error(
     ws: WorkspaceBuilder,
 ) -> None:
-    from anchorcheck.crawl import snapshot_from_json, snapshot_to_json
     from anchorcheck.errors import CacheError
-    from anchorcheck.lazy import LazyReferences, of_kind
+    from anchorcheck.index.crawl import snapshot_from_json, snapshot_to_json
+    from anchorcheck.index.lazy import LazyReferences, of_kind
     from anchorcheck.model.reference import RefKind
 
     many_files(ws, 3)
@@ -246,9 +246,9 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
     from pathlib import Path as P
 
     from anchorcheck.config.workspace import RepoSpec
-    from anchorcheck.crawl import SnapshotIndex, snapshot_from_packed, snapshot_to_packed
     from anchorcheck.errors import CacheError
-    from anchorcheck.lazy import LazyPaths
+    from anchorcheck.index.crawl import SnapshotIndex, snapshot_from_packed, snapshot_to_packed
+    from anchorcheck.index.lazy import LazyPaths
     from anchorcheck.model.anchor import Anchor, AnchorKind
 
     spec = RepoSpec.make("r", P("."), "main")
@@ -282,7 +282,7 @@ def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
     from pathlib import Path as P
 
     from anchorcheck.config.workspace import RepoSpec
-    from anchorcheck.crawl import SnapshotIndex, snapshot_from_json, snapshot_to_json
+    from anchorcheck.index.crawl import SnapshotIndex, snapshot_from_json, snapshot_to_json
 
     empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
     back = snapshot_from_json(json.loads(json.dumps(snapshot_to_json(empty))), RepoSpec.make("r", P("."), "main"))
@@ -349,8 +349,8 @@ def test_a_repo_keeps_its_most_recently_written_snapshots_and_old_layouts_go(tmp
 def test_a_blob_with_nothing_found_is_encoded_as_json_writes_it() -> None:
     import json as json_module
 
-    from anchorcheck.cache import _decode, encode_blob_index, encode_value
     from anchorcheck.extract.blob import BlobIndex
+    from anchorcheck.index.cache import _decode, encode_blob_index, encode_value
 
     for comments, lines in ((0, 0), (0, 1), (7, 12345), (2**40, 3)):
         empty = BlobIndex(anchors=(), references=(), comments=comments, line_count=lines)
@@ -364,8 +364,8 @@ def test_rows_no_run_wrote_for_a_month_go_at_the_end_of_a_run_that_writes(tmp_pa
     something; a run that only reads leaves the file as it is."""
     import sqlite3
 
-    from anchorcheck.cache import _KEEP_DAYS
     from anchorcheck.extract.blob import BlobIndex, ExtractOptions
+    from anchorcheck.index.cache import _KEEP_DAYS
 
     day = 20_000
 
@@ -405,8 +405,8 @@ def test_a_cache_of_the_schema_before_is_kept_and_given_its_days(tmp_path: Path)
     """Schema 2 (no `day` column): its rows kept, counted as written today, no warning."""
     import sqlite3
 
-    from anchorcheck.cache import _APPLICATION_ID, _KEEP_DAYS, encode_value
     from anchorcheck.extract.blob import BlobIndex, ExtractOptions
+    from anchorcheck.index.cache import _APPLICATION_ID, _KEEP_DAYS, encode_value
 
     value = BlobIndex(anchors=(), references=(), comments=0, line_count=2)
     probe = BlobCache(tmp_path / "probe", ExtractOptions())

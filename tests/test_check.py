@@ -383,9 +383,9 @@ def test_notes_defined_in_files_not_read_resolve(ws: WorkspaceBuilder, tmp_path:
     ws.repo("lib", {"util.py": "# see Note [validate speed]\n"})
     assert [(c, p, line, m.split(" is ")[0]) for c, _, p, line, m in findings(ws)] == [
         ("AC101", "Exts.hs", 1, "Note [No rule here]")]
-    from anchorcheck.cache import BlobCache
     from anchorcheck.config.workspace import Settings
-    from anchorcheck.crawl import extract_options
+    from anchorcheck.index.cache import BlobCache
+    from anchorcheck.index.crawl import extract_options
 
     # Cached by the files not read: a second commit that leaves them alone asks git
     # nothing (the stored answer, damaged here, is used, so the Note is gone)...
@@ -412,9 +412,9 @@ def test_notes_defined_in_files_not_read_resolve(ws: WorkspaceBuilder, tmp_path:
 def test_a_repo_that_uses_no_notes_is_not_searched_for_them(ws: WorkspaceBuilder, tmp_path: Path) -> None:
     ws.repo("app", {"app.py": "# See DEPLOY ORDER in deploy.md.\n", "deploy.md": "# Deploy order\n",
                     "defs.txt": "Note [Somewhere]\n~~~~~~~~~~~~~~~~\n"})
-    from anchorcheck.cache import BlobCache
     from anchorcheck.config.workspace import Settings
-    from anchorcheck.crawl import extract_options
+    from anchorcheck.index.cache import BlobCache
+    from anchorcheck.index.crawl import extract_options
 
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     run_check(load_workspace(ws.config(), (), []), cache=cache)

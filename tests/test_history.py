@@ -13,9 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.cache import BlobCache
 from anchorcheck.config.workspace import Settings
-from anchorcheck.crawl import extract_options
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
 from anchorcheck.git.repobuilder import commit, init_repo
@@ -27,6 +25,8 @@ from anchorcheck.history import (
     defined_names,
     names_defined_in,
 )
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.crawl import extract_options
 
 _FILES: dict[str, str | bytes] = {
     "a.py": (

@@ -13,17 +13,17 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from anchorcheck.cache import BlobCache, Encoded, options_key
 from anchorcheck.config.excludes import excluder
 from anchorcheck.config.workspace import RepoSpec, Settings
 from anchorcheck.errors import CacheError
 from anchorcheck.extract.blob import BlobIndex, ExtractOptions
 from anchorcheck.extract.headings import note_titles
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
-from anchorcheck.extract_pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, TreeEntry
-from anchorcheck.lazy import LazyMapping, LazyPaths, LazyReferences
+from anchorcheck.index.cache import BlobCache, Encoded, options_key
+from anchorcheck.index.lazy import LazyMapping, LazyPaths, LazyReferences
+from anchorcheck.index.pool import BlobJob, PackedIndex, extract_blobs, unpack, worker_count
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression
@@ -230,7 +230,7 @@ def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
     load: blob ids as one string and line counts as a list, both beside the list of
     paths (two dicts of 25k entries were a third of decoding GHC's), and the
     references as a JSON text of their own, decoded only when used (lazy.py)."""
-    from anchorcheck.cache import encode_blob_index, encode_reference
+    from anchorcheck.index.cache import encode_blob_index, encode_reference
 
     files = list(snap.oids)
     oids = [snap.oids[p] for p in files]
@@ -268,7 +268,7 @@ def snapshot_from_json(doc: Any, spec: RepoSpec) -> SnapshotIndex | None:
     """None when the stored value is not what this version writes (then: rebuild).
     Reads the layout of snapshot_to_json and the one before it (index files of
     formats 1 and 2: blob ids and line counts as dicts, references in the index)."""
-    from anchorcheck.cache import decode_reference
+    from anchorcheck.index.cache import decode_reference
 
     try:
         name = spec.name
@@ -308,7 +308,7 @@ def _snapshot(
     """The snapshot of a stored document whose paths, blob ids, line counts and (unless
     None: then the index's) references are read already. Raises KeyError, TypeError or
     ValueError on a document of another shape."""
-    from anchorcheck.cache import decode_blob_index
+    from anchorcheck.index.cache import decode_blob_index
 
     name = spec.name
     places = {"a": doc["anchor_paths"], "r": doc.get("ref_paths", []), "s": doc["suppression_paths"]}
@@ -355,7 +355,7 @@ def snapshot_to_packed(snap: SnapshotIndex) -> str:
 
 def snapshot_from_packed(text: str, spec: RepoSpec) -> SnapshotIndex | None:
     """snapshot_to_packed's snapshot; None when the text is not what it writes."""
-    from anchorcheck.cache import decode_reference
+    from anchorcheck.index.cache import decode_reference
 
     cut = text.find("\n")
     try:

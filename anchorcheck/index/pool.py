@@ -22,10 +22,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
-from anchorcheck.cache import encode_value
 from anchorcheck.extract.blob import BlobIndex, ExtractOptions, extract
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import BlobReader
+from anchorcheck.index.cache import encode_value
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.suppression import Suppression
