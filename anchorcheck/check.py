@@ -10,21 +10,21 @@ from anchorcheck.config.selection import Selection
 from anchorcheck.config.workspace import Settings, Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import NameSearch
-from anchorcheck.graph import build_graph
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
 from anchorcheck.model import suppression
 from anchorcheck.model.finding import FingerprintedFinding, fingerprint
-from anchorcheck.resolve import Resolution, Resolver, WorkspaceIndex
+from anchorcheck.resolve.graph import build_graph
+from anchorcheck.resolve.resolver import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from anchorcheck.history import ParsedLog, RemovedMentions
     from anchorcheck.index_file import IndexedRepo
-    from anchorcheck.verify import ClaimCheck
+    from anchorcheck.resolve.history import ParsedLog, RemovedMentions
+    from anchorcheck.resolve.verify import ClaimCheck
 
 
 class CheckResult:
@@ -103,8 +103,8 @@ def run_check(
 ) -> CheckResult:
     # Imported here: commands that load this module without checking (merge-order's
     # report) skip them.
-    from anchorcheck.history import RemovedMentions, start_history
-    from anchorcheck.verify import verify, want_symbols
+    from anchorcheck.resolve.history import RemovedMentions, start_history
+    from anchorcheck.resolve.verify import verify, want_symbols
 
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)

@@ -312,9 +312,9 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
     """Scan some repos of the workspace (default: all) into a portable index file, for
     `check --index`: one job per repo does the heavy part, one job checks."""
     from anchorcheck.git.repo import GitRepo
-    from anchorcheck.history import defined_names, repo_removals
     from anchorcheck.index.crawl import crawl
     from anchorcheck.index_file import IndexedRepo, write_index
+    from anchorcheck.resolve.history import defined_names, repo_removals
 
     ws = _workspace(config, repos, refs)
     unknown = [n for n in names if ws.repo(n) is None]
@@ -364,7 +364,7 @@ def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], 
 
 
 def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
-    from anchorcheck.graph import anchor_node, citation_count
+    from anchorcheck.resolve.graph import anchor_node, citation_count
 
     rows = []
     for anchor in sorted(result.index.anchors, key=lambda a: (a.repo, a.path, a.line, a.col)):
@@ -390,7 +390,7 @@ def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
 def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
          fmt: str, show_all: bool) -> None:
     """List every reference and what it resolved to."""
-    from anchorcheck.resolve import Status
+    from anchorcheck.resolve.resolver import Status
 
     result = _run(_workspace(config, repos, refs))
     rows: list[dict[str, Any]] = []
@@ -471,7 +471,7 @@ def notes(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
           mode: str, profile: str) -> None:
     """GHC-style Notes, exactly as GHC's `lint-notes MODE` reports them (its output
     format), for comparison with GHC's golden list. Exit 1 when broken-refs finds any."""
-    from anchorcheck.notes_profile import note_db, render_lint_notes
+    from anchorcheck.resolve.notes_profile import note_db, render_lint_notes
 
     db = note_db(_workspace(config, repos, refs), profile)
     click.echo(safe_text(render_lint_notes(db, mode)), nl=False)
@@ -542,7 +542,7 @@ def facts(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     """List the facts found in code (YAML/JSON/TOML keys, Python constants and env
     defaults), to write `restates` markers and contracts with. ADDRESS narrows it:
     REPO:PATH, REPO:PATH::KEY, or PATH."""
-    from anchorcheck.verify import list_facts
+    from anchorcheck.resolve.verify import list_facts
 
     found = list_facts(_workspace(config, repos, refs), address)
     if fmt == "json":

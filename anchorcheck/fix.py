@@ -18,7 +18,7 @@ from pathlib import Path
 from anchorcheck.check import CheckResult
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import Reference
-from anchorcheck.resolve import Status
+from anchorcheck.resolve.resolver import Status
 
 
 @dataclass(frozen=True, slots=True)

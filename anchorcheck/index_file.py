@@ -28,8 +28,8 @@ from anchorcheck.config.workspace import RepoSpec, Settings, Workspace
 from anchorcheck.errors import AnchorcheckError, ConfigError
 from anchorcheck.files import write_atomically_bytes
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.history import RemovalTable
 from anchorcheck.index.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
+from anchorcheck.resolve.history import RemovalTable
 
 FORMAT = "anchorcheck-index"
 # 3: a snapshot's blob ids as one string and its line counts as a list beside its

@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from anchorcheck.config.selection import Selection
-from anchorcheck.graph import build_graph
 from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.mergeorder import Analysis
 from anchorcheck.model.finding import Finding, FingerprintedFinding, Severity, fingerprint
 from anchorcheck.report import finding_json, render_text, safe_text, summary
-from anchorcheck.resolve import Resolution
+from anchorcheck.resolve.graph import build_graph
+from anchorcheck.resolve.resolver import Resolution
 from anchorcheck.rules import REGISTRY, CheckContext
 from anchorcheck.rules.merge import MergeContext
 

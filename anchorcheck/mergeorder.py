@@ -27,8 +27,8 @@ from anchorcheck.index.crawl import BlobMemo, SnapshotIndex, crawl_many, index_e
 from anchorcheck.index.lazy import of_kind
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.resolve import Resolution, Resolver, Status, WorkspaceIndex
-from anchorcheck.suggest import suggest
+from anchorcheck.resolve.resolver import Resolution, Resolver, Status, WorkspaceIndex
+from anchorcheck.resolve.suggest import suggest
 from anchorcheck.threads import InThread
 from anchorcheck.versions import (
     DEFAULT_VERSION_FILES,

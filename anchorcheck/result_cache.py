@@ -29,11 +29,11 @@ from anchorcheck.extract.blob import EXTRACTOR_VERSION
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.index.cache import decode_reference, encode_reference
 from anchorcheck.model.finding import Finding, Severity
-from anchorcheck.resolve import WorkspaceIndex
+from anchorcheck.resolve.resolver import WorkspaceIndex
 
 if TYPE_CHECKING:
     from anchorcheck.model.finding import FingerprintedFinding
-    from anchorcheck.verify import ClaimCheck
+    from anchorcheck.resolve.verify import ClaimCheck
 
 _FORMAT = 1
 
@@ -116,7 +116,7 @@ def _finding(f: Finding) -> list[Any]:
 def decode_result(doc: Any) -> tuple[tuple[FingerprintedFinding, ...], tuple[ClaimCheck, ...]] | None:
     """None when the value is not what this version writes."""
     from anchorcheck.model.finding import FingerprintedFinding
-    from anchorcheck.verify import ClaimCheck
+    from anchorcheck.resolve.verify import ClaimCheck
 
     try:
         findings = tuple(

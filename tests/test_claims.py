@@ -385,7 +385,7 @@ def test_mentions_found_from_their_literals_match_the_whole_shapes(text: str) ->
 
 
 def test_suggestions_find_typos_of_every_length_difference() -> None:
-    from anchorcheck.suggest import Suggester
+    from anchorcheck.resolve.suggest import Suggester
 
     s = Suggester(["Join points", "Rollback on the degraded path", "Short", "Join"])
     for typo in ("Join pionts", "Join point", "Join pointss", "join  POINTS", "Jion points"):
@@ -403,7 +403,7 @@ def test_the_deletion_index_finds_what_comparing_every_pair_finds(names: list[st
     """Candidates are the names sharing a one-deletion string with the query (folded:
     case and spacing aside), then ranked by edit distance; the index (a name per
     deletion, a list only where several share one) is only a faster way to find them."""
-    from anchorcheck.suggest import Suggester, _deletions, _fold, edit_distance
+    from anchorcheck.resolve.suggest import Suggester, _deletions, _fold, edit_distance
 
     s = Suggester(names)
     for query in asked:

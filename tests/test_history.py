@@ -17,7 +17,9 @@ from anchorcheck.config.workspace import Settings
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
 from anchorcheck.git.repobuilder import commit, init_repo
-from anchorcheck.history import (
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.crawl import extract_options
+from anchorcheck.resolve.history import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,
     _IDENT,
@@ -25,8 +27,6 @@ from anchorcheck.history import (
     defined_names,
     names_defined_in,
 )
-from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import extract_options
 
 _FILES: dict[str, str | bytes] = {
     "a.py": (
@@ -133,13 +133,13 @@ def _log_text(git: GitRepo, commit: str, depth: int) -> str:
 
 def _removals(git: GitRepo, commit: str, depth: int) -> dict[str, Any]:
     """The removal table read from the whole log, here (no thread, no cache)."""
-    from anchorcheck.history import removals_in_log
+    from anchorcheck.resolve.history import removals_in_log
 
     return removals_in_log(_log_text(git, commit, depth), "r")
 
 
 def test_a_log_parsed_in_its_thread_gives_the_table_parsed_here_and_cancels_cleanly(tmp_path: Path) -> None:
-    from anchorcheck.history import ParsedLog
+    from anchorcheck.resolve.history import ParsedLog
 
     path = init_repo(tmp_path / "r", {"a.py": "def gone(): pass\ndef kept(): pass\n"})
     head = commit(path, {"a.py": "def kept(): pass\n"}, "drop gone")
@@ -181,7 +181,7 @@ def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str]
     """_DefinedAmong asks name by name, only the lines holding it, stopping at a
     definition: the same answer as names_defined_in over all the lines joined (its
     matches never span lines)."""
-    from anchorcheck.history import _defined_on
+    from anchorcheck.resolve.history import _defined_on
 
     joined = "\n".join(lines)
     assert _defined_on(name, joined) == (name in names_defined_in(joined))
@@ -191,7 +191,7 @@ def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str]
                                      "interface", "type", "data", "newtype", "macro", "module", "const",
                                      "let", "var"])
 def test_a_name_after_any_keyword_mid_line_is_defined(keyword: str) -> None:
-    from anchorcheck.history import _defined_on
+    from anchorcheck.resolve.history import _defined_on
 
     line = f"x = 1; {keyword} \t name"
     assert "name" in names_defined_in(line)
@@ -294,7 +294,7 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
     is removed when in every file its newest commit's events there add nothing, and
     the newest such removal is named."""
     from anchorcheck.extract.languages import language_of
-    from anchorcheck.history import _KEYWORDS, Removal, removals_in_log
+    from anchorcheck.resolve.history import _KEYWORDS, Removal, removals_in_log
 
     log = _patch_log(commits)
     # A keyword on a comment line (after its sign: blanks, then #, //, /*, *, --, ; or {-)
@@ -337,7 +337,7 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
 
 
 def test_a_history_of_roots_only_starts_no_log_and_a_root_is_left_out_of_a_longer_one(tmp_path: Path) -> None:
-    from anchorcheck.history import ParsedLog
+    from anchorcheck.resolve.history import ParsedLog
 
     path = init_repo(tmp_path / "r", {"a.py": "def first(): pass\n"})
     git = GitRepo(path)
@@ -385,7 +385,7 @@ def test_the_patch_log_keeps_its_shape_whatever_the_users_diff_config(tmp_path: 
 @example(lines=["+NAME = 1"], trailing=False)
 @example(lines=["+function run", "-fn x", "---def no", "+++type no"], trailing=False)
 def test_events_are_those_the_one_pattern_finds(lines: list[str], trailing: bool) -> None:
-    from anchorcheck.history import _EVENT, _events
+    from anchorcheck.resolve.history import _EVENT, _events
 
     diff = "\n".join(lines) + ("\n" if trailing else "")
     expected = [(m.start(), m.group("a") or m.group("b"), m.group("b") is not None) for m in _EVENT.finditer(diff)]
@@ -398,7 +398,7 @@ def test_a_repo_that_moved_has_only_its_new_commits_logged_and_the_same_table(tm
     a cache finds; cached events that are not well formed are read from git again."""
     import sqlite3
 
-    from anchorcheck.history import _EVENTS_KEY, repo_removals, start_parsed_log
+    from anchorcheck.resolve.history import _EVENTS_KEY, repo_removals, start_parsed_log
 
     path = init_repo(tmp_path / "r", {"a.py": "def first(): pass\ndef second(): pass\nKEEP = 1\n"})
     commit(path, {"a.py": "def second(): pass\nKEEP = 1\n"}, "drop first")
@@ -447,7 +447,7 @@ def test_a_name_is_removed_only_when_every_file_that_defined_it_lost_it(tmp_path
     assert set(table) == {"twice"}
     assert (table["twice"].subject, table["twice"].path) == ("drop twice from c", "c.hs")
     # One event per name and file and commit: the retyping adds `rewritten` to a.hs.
-    from anchorcheck.history import commit_events
+    from anchorcheck.resolve.history import commit_events
 
     events = {subject: found for subject, found in commit_events(_log_text(git, head, 10)).values()}
     assert events["retype rewritten"] == [("rewritten", "+", "a.hs")]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from anchorcheck.notes_profile import find_notes, strip_leader
+from anchorcheck.resolve.notes_profile import find_notes, strip_leader
 from tests.conftest import WorkspaceBuilder, run_cli
 
 
@@ -74,7 +74,7 @@ def test_broken_refs_in_lint_notes_format(ws: WorkspaceBuilder) -> None:
 
 
 def test_loose_profile_for_pytorch_like_trees(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.notes_profile import find_notes_loose
+    from anchorcheck.resolve.notes_profile import find_notes_loose
 
     defs, refs = find_notes_loose("a.py", "# NOTE [ Autograd Hooks ]\n# text\nx = 1  # see note [autograd  hooks]\n"
                                           "# Note [Other]: explained below\n# See Note [Missing one]\n")

@@ -3,11 +3,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
-from anchorcheck.resolve import Status
+from anchorcheck.resolve.resolver import Status
+from anchorcheck.resolve.suggest import suggest
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 from anchorcheck.rules.wording import did_you_mean
-from anchorcheck.suggest import suggest
 
 
 @rule("AC104", "unknown-repo", Severity.ERROR)

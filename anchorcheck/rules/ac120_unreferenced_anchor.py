@@ -2,9 +2,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from anchorcheck.graph import citation_count, nodes_of_type
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.resolve.graph import citation_count, nodes_of_type
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 

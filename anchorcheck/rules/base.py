@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.model.suppression import Suppression
-from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
 if TYPE_CHECKING:
     import networkx as nx
 
     # Types only: a merge-order run loads the rules but never verifies claims or
     # reads history, and skips importing those modules (and their patterns).
-    from anchorcheck.history import RemovedMention
-    from anchorcheck.verify import ClaimCheck, ContractBreach
+    from anchorcheck.resolve.history import RemovedMention
+    from anchorcheck.resolve.verify import ClaimCheck, ContractBreach
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference
-from anchorcheck.resolve import WorkspaceIndex
+from anchorcheck.resolve.resolver import WorkspaceIndex
 
 FileIds = tuple[tuple[str, str], ...]
 

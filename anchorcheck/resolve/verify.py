@@ -26,7 +26,7 @@ from anchorcheck.git.repo import GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
 FileId = tuple[str, str]
 _TOKEN = compiled_on_use(r"[^\s:=,;'\"`()\[\]{}]+")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference
-from anchorcheck.resolve import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
 if TYPE_CHECKING:
     import networkx as nx

@@ -30,7 +30,7 @@ from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import Mention
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve import WorkspaceIndex
+from anchorcheck.resolve.resolver import WorkspaceIndex
 from anchorcheck.threads import InThread
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"

@@ -22,7 +22,7 @@ from anchorcheck.index.crawl import SnapshotIndex
 from anchorcheck.index.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.suggest import Suggester, suggest
+from anchorcheck.resolve.suggest import Suggester, suggest
 
 FileId = tuple[str, str]  # (repo, path)
 
