@@ -495,7 +495,6 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
                 fail_on: str) -> None:
     """Order open PRs across repos so every reference resolves on arrival; flag PRs that
     break references, conflict, or race on a version bump."""
-    from anchorcheck.change import ChangeSpec
     from anchorcheck.config.workspace import split_pair
     from anchorcheck.merge_report import (
         advise,
@@ -504,7 +503,8 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
         render_merge_markdown,
         render_merge_text,
     )
-    from anchorcheck.mergeorder import analyse
+    from anchorcheck.pr.change import ChangeSpec
+    from anchorcheck.pr.mergeorder import analyse
 
     ws = _workspace(config, repos, refs)
     specs = [ChangeSpec.parse(arg, ws) for arg in prs]

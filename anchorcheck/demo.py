@@ -18,13 +18,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from anchorcheck.change import ChangeSpec
 from anchorcheck.check import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import branch, commit, init_repo
 from anchorcheck.graph_export import collapse, export_graph, to_mermaid
 from anchorcheck.merge_report import advise, render_merge_text
-from anchorcheck.mergeorder import analyse
+from anchorcheck.pr.change import ChangeSpec
+from anchorcheck.pr.mergeorder import analyse
 from anchorcheck.report import render_text
 
 DEPLOYMENT = """\

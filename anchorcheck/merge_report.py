@@ -14,8 +14,8 @@ from functools import partial
 
 from anchorcheck.config.selection import Selection
 from anchorcheck.markup import ICONS, md_code, md_text
-from anchorcheck.mergeorder import Analysis
 from anchorcheck.model.finding import Finding, FingerprintedFinding, Severity, fingerprint
+from anchorcheck.pr.mergeorder import Analysis
 from anchorcheck.report import finding_json, render_text, safe_text, summary
 from anchorcheck.resolve.graph import build_graph
 from anchorcheck.resolve.resolver import Resolution

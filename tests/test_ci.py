@@ -70,10 +70,10 @@ def test_sarif_validates_against_the_official_schema(ws: WorkspaceBuilder) -> No
 
 
 def test_merge_order_findings_as_sarif_validate_too(ws: WorkspaceBuilder) -> None:
-    from anchorcheck.change import ChangeSpec
     from anchorcheck.config.workspace import load_workspace
     from anchorcheck.merge_report import advise
-    from anchorcheck.mergeorder import analyse
+    from anchorcheck.pr.change import ChangeSpec
+    from anchorcheck.pr.mergeorder import analyse
     from anchorcheck.report_ci import render_sarif
 
     ws.repo("client", {"Chart.yaml": "version: 1.0.0\n", "a.yaml": "a: 1\n"})

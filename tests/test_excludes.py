@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from anchorcheck.change import ChangeSpec
 from anchorcheck.config.excludes import (
     DEFAULT_EXCLUDE,
     IgnoreFile,
@@ -18,7 +17,8 @@ from anchorcheck.config.excludes import (
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.errors import ConfigError
 from anchorcheck.merge_report import advise
-from anchorcheck.mergeorder import analyse
+from anchorcheck.pr.change import ChangeSpec
+from anchorcheck.pr.mergeorder import analyse
 from tests.conftest import WorkspaceBuilder, run_cli
 
 

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.change import ChangeSpec
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import commit
 from anchorcheck.merge_report import Advisory, advise, md_code, md_text, render_merge_markdown
-from anchorcheck.mergeorder import analyse
+from anchorcheck.pr.change import ChangeSpec
+from anchorcheck.pr.mergeorder import analyse
 from tests.conftest import WorkspaceBuilder, run_cli
 
 NOTE = "  # ROLLBACK ON THE DEGRADED PATH\n  # Recreate plus --atomic rolls back.\n"

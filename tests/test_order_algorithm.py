@@ -8,8 +8,8 @@ import networkx as nx
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.mergeorder import Analysis, Dependency, _order, strong_components
 from anchorcheck.model.reference import Reference, RefKind
+from anchorcheck.pr.mergeorder import Analysis, Dependency, _order, strong_components
 from anchorcheck.resolve.resolver import WorkspaceIndex
 
 _REF = Reference.make(RefKind.HEADING, 1, 0, "see X", name="X")

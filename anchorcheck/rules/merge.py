@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (mergeorder imports networkx, which `check` may never need)
-    from anchorcheck.mergeorder import Analysis
+    from anchorcheck.pr.mergeorder import Analysis
 
 
 @dataclass(frozen=True, slots=True)

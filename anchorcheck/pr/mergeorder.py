@@ -17,7 +17,6 @@ from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
-from anchorcheck.change import Change, ChangeSpec, NoMergeBase, resolve_change
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
@@ -27,10 +26,8 @@ from anchorcheck.index.crawl import BlobMemo, SnapshotIndex, crawl_many, index_e
 from anchorcheck.index.lazy import of_kind
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.resolve.resolver import Resolution, Resolver, Status, WorkspaceIndex
-from anchorcheck.resolve.suggest import suggest
-from anchorcheck.threads import InThread
-from anchorcheck.versions import (
+from anchorcheck.pr.change import Change, ChangeSpec, NoMergeBase, resolve_change
+from anchorcheck.pr.versions import (
     DEFAULT_VERSION_FILES,
     bump,
     bumped_part,
@@ -38,6 +35,9 @@ from anchorcheck.versions import (
     read_version,
     version_key,
 )
+from anchorcheck.resolve.resolver import Resolution, Resolver, Status, WorkspaceIndex
+from anchorcheck.resolve.suggest import suggest
+from anchorcheck.threads import InThread
 
 _UNCHECKED = (Status.RESOLVED, Status.EXTERNAL)
 
