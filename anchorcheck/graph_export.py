@@ -228,7 +228,7 @@ def to_html(g: nx.MultiDiGraph, title: str = "anchorcheck graph") -> str:
     data = nx.node_link_data(g, edges="links")
     payload = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
     payload = payload.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    page = resources.files("anchorcheck").joinpath("graph.html").read_text(encoding="utf-8")
+    page = resources.files(__package__ or "anchorcheck").joinpath("graph.html").read_text(encoding="utf-8")
     safe_title = re.sub(r"[<>&\"']", "", title)
     return page.replace("__TITLE__", safe_title).replace("__GRAPH_JSON__", payload)
 

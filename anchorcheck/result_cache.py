@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import anchorcheck
 from anchorcheck import __version__
 from anchorcheck.config.selection import Selection
 from anchorcheck.config.workspace import Workspace
@@ -64,7 +65,7 @@ def _code_fingerprint() -> str:
     the findings of the old (this session's resolver changes, for one). By content,
     not file times, so that a cache restored on another CI runner with the same code
     still answers. ~5 ms, once, in a run that asks the result cache."""
-    return sources_fingerprint(Path(__file__).parent)
+    return sources_fingerprint(Path(anchorcheck.__file__).parent)  # the whole package, from any wing
 
 
 def sources_fingerprint(root: Path) -> str:
