@@ -25,7 +25,7 @@ from anchorcheck.report import render_json, render_text, safe_text
 if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
     # not need it (notes, rules) starts fast.
-    from anchorcheck.check import CheckResult
+    from anchorcheck.check.pipeline import CheckResult
     from anchorcheck.index.cache import BlobCache
     from anchorcheck.index.crawl import Progress
     from anchorcheck.model.finding import FingerprintedFinding
@@ -102,7 +102,7 @@ def _run(ws: Workspace, **kwargs: Any) -> CheckResult:
     progress = None
     if not params.get("quiet") and sys.stderr.isatty() and not os.environ.get("CI"):
         progress = _progress_bar()
-    from anchorcheck.check import run_check
+    from anchorcheck.check.pipeline import run_check
 
     indexed = click.get_current_context().meta.get("anchorcheck.indexed", [])
     try:
@@ -166,7 +166,7 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
         ws = replace(ws, settings=replace(ws.settings,
                                           exclude=ws.settings.exclude + check_patterns(extra, "--exclude")))
     if index_files:
-        from anchorcheck.index_file import read_indexes, workspace_with
+        from anchorcheck.check.index_file import read_indexes, workspace_with
 
         indexed = read_indexes(list(index_files), ws.settings)
         ws = workspace_with(ws, indexed)
@@ -228,9 +228,9 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
           write_baseline: Path | None, changed_only: tuple[str, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
-    from anchorcheck.baseline import apply_baseline, read_baseline
-    from anchorcheck.baseline import write_baseline as save_baseline
-    from anchorcheck.changed import changed_files, only_changed
+    from anchorcheck.check.baseline import apply_baseline, read_baseline
+    from anchorcheck.check.baseline import write_baseline as save_baseline
+    from anchorcheck.check.changed import changed_files, only_changed
 
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs)
@@ -311,9 +311,9 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
               names: tuple[str, ...], out: Path) -> None:
     """Scan some repos of the workspace (default: all) into a portable index file, for
     `check --index`: one job per repo does the heavy part, one job checks."""
+    from anchorcheck.check.index_file import IndexedRepo, write_index
     from anchorcheck.git.repo import GitRepo
     from anchorcheck.index.crawl import crawl
-    from anchorcheck.index_file import IndexedRepo, write_index
     from anchorcheck.resolve.history import defined_names, repo_removals
 
     ws = _workspace(config, repos, refs)

@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from anchorcheck.check import run_check
+from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import branch, commit, init_repo
 from anchorcheck.graph_export import collapse, export_graph, to_mermaid

@@ -15,7 +15,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from anchorcheck.check import CheckResult
+from anchorcheck.check.pipeline import CheckResult
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import Reference
 from anchorcheck.resolve.resolver import Status

@@ -16,7 +16,7 @@ from importlib import resources
 
 import networkx as nx
 
-from anchorcheck.check import CheckResult
+from anchorcheck.check.pipeline import CheckResult
 
 # GitHub renders Mermaid up to 50,000 characters and 500 edges by default.
 MERMAID_MAX_CHARS = 50_000

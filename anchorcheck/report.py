@@ -17,7 +17,7 @@ from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.patterns import compiled_on_use
 
 if TYPE_CHECKING:  # the check pipeline is heavy to import; reporters only name its types
-    from anchorcheck.check import CheckResult
+    from anchorcheck.check.pipeline import CheckResult
     from anchorcheck.model.finding import FingerprintedFinding
 
 _CONTROL = compiled_on_use(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")

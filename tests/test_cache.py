@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.check import run_check
+from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import commit
 from anchorcheck.index.cache import BlobCache

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from anchorcheck.check import run_check
+from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import git
 from tests.conftest import WorkspaceBuilder, run_cli
@@ -479,7 +479,7 @@ def test_a_check_runs_with_the_collector_paused_and_gives_it_back(ws: WorkspaceB
     import gc
     from unittest import mock
 
-    from anchorcheck import check as check_module
+    from anchorcheck.check import pipeline as check_module
 
     ws.repo("r", {"a.py": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nx = 1\n# see ROLLBACK ON THE DEGRADED PATH\n"})
     workspace = load_workspace(ws.config())

@@ -8,7 +8,7 @@ import re
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.check import run_check
+from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.extract.claims import _call_mentions, _tick_mentions
 from anchorcheck.extract.facts import facts_of

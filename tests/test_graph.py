@@ -12,7 +12,7 @@ from pathlib import Path
 import networkx as nx
 import pydot
 
-from anchorcheck.check import run_check
+from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.graph_export import (
     MERMAID_MAX_CHARS,

@@ -98,7 +98,7 @@ def test_new_code_is_not_given_the_old_codes_findings(tmp_path: Path) -> None:
     import shutil
 
     import anchorcheck
-    from anchorcheck.result_cache import _code_fingerprint, sources_fingerprint
+    from anchorcheck.check.result_cache import _code_fingerprint, sources_fingerprint
 
     package = Path(anchorcheck.__file__).parent
     copy = tmp_path / "anchorcheck"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from anchorcheck.check import CheckResult
+from anchorcheck.check.pipeline import CheckResult
 from anchorcheck.errors import ConfigError, GitError
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.finding import FingerprintedFinding

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from anchorcheck.check.result_cache import decode_result, encode_result, result_key
 from anchorcheck.config.selection import Selection
 from anchorcheck.config.workspace import Settings, Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS
@@ -16,13 +17,12 @@ from anchorcheck.model import suppression
 from anchorcheck.model.finding import FingerprintedFinding, fingerprint
 from anchorcheck.resolve.graph import build_graph
 from anchorcheck.resolve.resolver import Resolution, Resolver, WorkspaceIndex
-from anchorcheck.result_cache import decode_result, encode_result, result_key
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from anchorcheck.index_file import IndexedRepo
+    from anchorcheck.check.index_file import IndexedRepo
     from anchorcheck.resolve.history import ParsedLog, RemovedMentions
     from anchorcheck.resolve.verify import ClaimCheck
 
