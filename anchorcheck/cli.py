@@ -20,7 +20,7 @@ from anchorcheck import __version__
 from anchorcheck.config.workspace import Workspace, load_workspace
 from anchorcheck.errors import AnchorcheckError
 from anchorcheck.model.finding import Severity
-from anchorcheck.report import render_json, render_text, safe_text
+from anchorcheck.report.text import render_json, render_text, safe_text
 
 if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
@@ -289,7 +289,7 @@ def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding],
     if fmt == "text":
         return render_text(findings, colour)
     # Imported only for these: it brings xml.etree (~3 ms of a run).
-    from anchorcheck import report_ci
+    from anchorcheck.report import ci as report_ci
 
     if fmt == "sarif":
         return report_ci.render_sarif(findings, ws)
@@ -436,8 +436,8 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
           output: Path | None, only_repo: str | None, anchor_name: str | None, depth: int,
           problems: bool, collapse: str | None) -> None:
     """Draw the reference graph: repos, files, anchors and references."""
-    from anchorcheck import graph_export as gx
     from anchorcheck.files import write_atomically
+    from anchorcheck.report import graph_export as gx
 
     ws = _workspace(config, repos, refs)
     if only_repo is not None and ws.repo(only_repo) is None:
@@ -496,15 +496,15 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
     """Order open PRs across repos so every reference resolves on arrival; flag PRs that
     break references, conflict, or race on a version bump."""
     from anchorcheck.config.workspace import split_pair
-    from anchorcheck.merge_report import (
+    from anchorcheck.pr.change import ChangeSpec
+    from anchorcheck.pr.mergeorder import analyse
+    from anchorcheck.report.merge_order import (
         advise,
         exit_code,
         render_merge_json,
         render_merge_markdown,
         render_merge_text,
     )
-    from anchorcheck.pr.change import ChangeSpec
-    from anchorcheck.pr.mergeorder import analyse
 
     ws = _workspace(config, repos, refs)
     specs = [ChangeSpec.parse(arg, ws) for arg in prs]
@@ -562,7 +562,7 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
         do_write: bool, dry_run: bool) -> None:
     """Rewrite drifted line numbers (AC201) and wrong-location paths (AC102) in place,
     showing a unified diff. Nothing else is ever touched."""
-    from anchorcheck.fix import make_patches, planned_edits, write
+    from anchorcheck.report.fix import make_patches, planned_edits, write
 
     if do_write and dry_run:
         raise AnchorcheckError("--write and --dry-run exclude each other")
@@ -588,7 +588,7 @@ def rules(code: str | None, fmt: str) -> None:
     from anchorcheck.rules import REGISTRY, rule_by_name_or_code
 
     if fmt == "markdown":
-        from anchorcheck.rulesdoc import rules_markdown
+        from anchorcheck.report.rulesdoc import rules_markdown
 
         click.echo(rules_markdown(), nl=False)
         return

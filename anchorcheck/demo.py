@@ -21,11 +21,11 @@ from pathlib import Path
 from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import branch, commit, init_repo
-from anchorcheck.graph_export import collapse, export_graph, to_mermaid
-from anchorcheck.merge_report import advise, render_merge_text
 from anchorcheck.pr.change import ChangeSpec
 from anchorcheck.pr.mergeorder import analyse
-from anchorcheck.report import render_text
+from anchorcheck.report.graph_export import collapse, export_graph, to_mermaid
+from anchorcheck.report.merge_order import advise, render_merge_text
+from anchorcheck.report.text import render_text
 
 DEPLOYMENT = """\
 # Jobs manager: polls the scheduler, runs training, serves ingestion on 8080.

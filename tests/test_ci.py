@@ -13,8 +13,8 @@ import pytest
 
 from anchorcheck.config.selection import Selection
 from anchorcheck.git.repobuilder import commit
+from anchorcheck.report.rulesdoc import rules_markdown
 from anchorcheck.rules import REGISTRY
-from anchorcheck.rulesdoc import rules_markdown
 from tests.conftest import WorkspaceBuilder, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -71,10 +71,10 @@ def test_sarif_validates_against_the_official_schema(ws: WorkspaceBuilder) -> No
 
 def test_merge_order_findings_as_sarif_validate_too(ws: WorkspaceBuilder) -> None:
     from anchorcheck.config.workspace import load_workspace
-    from anchorcheck.merge_report import advise
     from anchorcheck.pr.change import ChangeSpec
     from anchorcheck.pr.mergeorder import analyse
-    from anchorcheck.report_ci import render_sarif
+    from anchorcheck.report.ci import render_sarif
+    from anchorcheck.report.merge_order import advise
 
     ws.repo("client", {"Chart.yaml": "version: 1.0.0\n", "a.yaml": "a: 1\n"})
     ws.pr("client", "p1", {"Chart.yaml": "version: 1.0.1\n"})
@@ -227,7 +227,7 @@ def test_pre_commit_hook_and_action_are_well_formed() -> None:
 
 
 def test_workflow_command_escaping() -> None:
-    from anchorcheck.report_ci import _escape_data, _escape_property
+    from anchorcheck.report.ci import _escape_data, _escape_property
 
     assert _escape_data("a\n::set-output name=x::y\r%") == "a%0A::set-output name=x::y%0D%25"
     assert _escape_property("a:b,c\n") == "a%3Ab%2Cc%0A"

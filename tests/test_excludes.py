@@ -16,9 +16,9 @@ from anchorcheck.config.excludes import (
 )
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.errors import ConfigError
-from anchorcheck.merge_report import advise
 from anchorcheck.pr.change import ChangeSpec
 from anchorcheck.pr.mergeorder import analyse
+from anchorcheck.report.merge_order import advise
 from tests.conftest import WorkspaceBuilder, run_cli
 
 

@@ -14,7 +14,7 @@ import pydot
 
 from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
-from anchorcheck.graph_export import (
+from anchorcheck.report.graph_export import (
     MERMAID_MAX_CHARS,
     MERMAID_MAX_EDGES,
     collapse,

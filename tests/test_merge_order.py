@@ -9,9 +9,9 @@ import pytest
 
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import commit
-from anchorcheck.merge_report import Advisory, advise, md_code, md_text, render_merge_markdown
 from anchorcheck.pr.change import ChangeSpec
 from anchorcheck.pr.mergeorder import analyse
+from anchorcheck.report.merge_order import Advisory, advise, md_code, md_text, render_merge_markdown
 from tests.conftest import WorkspaceBuilder, run_cli
 
 NOTE = "  # ROLLBACK ON THE DEGRADED PATH\n  # Recreate plus --atomic rolls back.\n"

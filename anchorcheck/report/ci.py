@@ -20,9 +20,9 @@ from urllib.parse import quote
 
 from anchorcheck import __version__
 from anchorcheck.config.workspace import Workspace
-from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.model.finding import FingerprintedFinding, Severity
 from anchorcheck.patterns import compiled_on_use
+from anchorcheck.report.markup import ICONS, md_code, md_text
 from anchorcheck.rules import REGISTRY, Rule
 
 PROJECT_URL = "https://github.com/anchorcheck/anchorcheck"

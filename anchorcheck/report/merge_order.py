@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from anchorcheck.config.selection import Selection
-from anchorcheck.markup import ICONS, md_code, md_text
 from anchorcheck.model.finding import Finding, FingerprintedFinding, Severity, fingerprint
 from anchorcheck.pr.mergeorder import Analysis
-from anchorcheck.report import finding_json, render_text, safe_text, summary
+from anchorcheck.report.markup import ICONS, md_code, md_text
+from anchorcheck.report.text import finding_json, render_text, safe_text, summary
 from anchorcheck.resolve.graph import build_graph
 from anchorcheck.resolve.resolver import Resolution
 from anchorcheck.rules import REGISTRY, CheckContext
