@@ -13,7 +13,7 @@ def main() -> None:
     # a cold check's peak memory is the same without them (158 MB). Extraction workers
     # run without it too (extract_pool: scanning makes no cycle).
     gc.disable()
-    from anchorcheck.cli import main as cli_main
+    from anchorcheck.cli.main import main as cli_main
 
     cli_main()
 

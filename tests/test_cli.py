@@ -215,7 +215,7 @@ def test_progress_on_a_terminal_only(ws: WorkspaceBuilder) -> None:
 def test_the_command_line_leaves_its_heap_to_the_process_exit_not_to_a_last_collection(tmp_path: Path) -> None:
     """main() freezes the heap at the end (gc.freeze): at exit the collector would only
     walk it. The command still ends with its exit code and its output."""
-    script = ("import gc, sys\nsys.argv = ['anchorcheck', '--version']\nfrom anchorcheck.cli import main\n"
+    script = ("import gc, sys\nsys.argv = ['anchorcheck', '--version']\nfrom anchorcheck.cli.main import main\n"
               "code = 0\ntry:\n    main()\nexcept SystemExit as e:\n    code = e.code\n"
               "print('frozen', gc.get_freeze_count() > 0, 'code', code)\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=False,
@@ -233,7 +233,7 @@ def test_the_command_is_the_module_entry_and_runs_with_the_collector_off() -> No
     [script] = [e for e in importlib.metadata.entry_points(group="console_scripts") if e.name == "anchorcheck"]
     assert script.load() is entry.main
     probe = ("import gc, sys\nimport anchorcheck.__main__ as m\nsys.argv = ['anchorcheck', '--version']\n"
-             "import anchorcheck.cli as c\norig = c._main\n"
+             "import anchorcheck.cli.main as c\norig = c._main\n"
              "c._main = lambda: (print('collector', gc.isenabled()), orig())\nm.main()\n")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr

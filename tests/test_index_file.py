@@ -8,7 +8,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from anchorcheck.demo import build_demo_workspace
+from anchorcheck.cli.demo import build_demo_workspace
 from anchorcheck.git.repobuilder import commit, init_repo
 from tests.conftest import run_cli
 

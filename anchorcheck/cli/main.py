@@ -612,7 +612,7 @@ def rules(code: str | None, fmt: str) -> None:
               help="Build the demo workspace here and keep it (default: a temp folder).")
 def demo(keep: Path | None) -> None:
     """Build a three-repo workspace that tells the seed story, and check it."""
-    from anchorcheck.demo import run_demo
+    from anchorcheck.cli.demo import run_demo
 
     run_demo(keep, colour=_colour(), echo=click.echo)
 
