@@ -17,7 +17,7 @@ from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import commit
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import extract_options
+from anchorcheck.index.plan import extract_options
 from tests.conftest import WorkspaceBuilder, run_cli
 
 CITE = "# see MISSING HEADING NUMBER ONE in a.py\n"
@@ -133,7 +133,7 @@ def test_a_run_killed_midway_leaves_a_usable_cache(ws: WorkspaceBuilder, tmp_pat
 def test_stored_snapshots_round_trip_with_and_without_their_paths(ws: WorkspaceBuilder) -> None:
     from dataclasses import replace
 
-    from anchorcheck.index.crawl import snapshot_from_json, snapshot_to_json
+    from anchorcheck.index.stored import snapshot_from_json, snapshot_to_json
 
     many_files(ws, 5)
     workspace = load_workspace(ws.config())
@@ -167,7 +167,7 @@ def test_stored_snapshots_of_the_layout_before_still_read(ws: WorkspaceBuilder) 
 
     from anchorcheck.extract.blob import BlobIndex
     from anchorcheck.index.cache import encode_blob_index
-    from anchorcheck.index.crawl import snapshot_from_json
+    from anchorcheck.index.stored import snapshot_from_json
 
     many_files(ws, 3)
     workspace = load_workspace(ws.config())
@@ -188,8 +188,8 @@ def test_stored_references_decode_when_read_and_a_damaged_part_is_one_clear_erro
     ws: WorkspaceBuilder,
 ) -> None:
     from anchorcheck.errors import CacheError
-    from anchorcheck.index.crawl import snapshot_from_json, snapshot_to_json
     from anchorcheck.index.lazy import LazyReferences, of_kind
+    from anchorcheck.index.stored import snapshot_from_json, snapshot_to_json
     from anchorcheck.model.reference import RefKind
 
     many_files(ws, 3)
@@ -247,9 +247,10 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
 
     from anchorcheck.config.workspace import RepoSpec
     from anchorcheck.errors import CacheError
-    from anchorcheck.index.crawl import SnapshotIndex, snapshot_from_packed, snapshot_to_packed
     from anchorcheck.index.lazy import LazyPaths
+    from anchorcheck.index.stored import snapshot_from_packed, snapshot_to_packed
     from anchorcheck.model.anchor import Anchor, AnchorKind
+    from anchorcheck.model.snapshot import SnapshotIndex
 
     spec = RepoSpec.make("r", P("."), "main")
     anchor = Anchor("ROLLBACK", AnchorKind.CAPS, 3, 2, "rollback", "r", "a\nb/x.py")
@@ -282,7 +283,8 @@ def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
     from pathlib import Path as P
 
     from anchorcheck.config.workspace import RepoSpec
-    from anchorcheck.index.crawl import SnapshotIndex, snapshot_from_json, snapshot_to_json
+    from anchorcheck.index.stored import snapshot_from_json, snapshot_to_json
+    from anchorcheck.model.snapshot import SnapshotIndex
 
     empty = SnapshotIndex("r", "main", "c" * 40, frozenset(), (), (), {}, {})
     back = snapshot_from_json(json.loads(json.dumps(snapshot_to_json(empty))), RepoSpec.make("r", P("."), "main"))

@@ -385,7 +385,7 @@ def test_notes_defined_in_files_not_read_resolve(ws: WorkspaceBuilder, tmp_path:
         ("AC101", "Exts.hs", 1, "Note [No rule here]")]
     from anchorcheck.config.workspace import Settings
     from anchorcheck.index.cache import BlobCache
-    from anchorcheck.index.crawl import extract_options
+    from anchorcheck.index.plan import extract_options
 
     # Cached by the files not read: a second commit that leaves them alone asks git
     # nothing (the stored answer, damaged here, is used, so the Note is gone)...
@@ -414,7 +414,7 @@ def test_a_repo_that_uses_no_notes_is_not_searched_for_them(ws: WorkspaceBuilder
                     "defs.txt": "Note [Somewhere]\n~~~~~~~~~~~~~~~~\n"})
     from anchorcheck.config.workspace import Settings
     from anchorcheck.index.cache import BlobCache
-    from anchorcheck.index.crawl import extract_options
+    from anchorcheck.index.plan import extract_options
 
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     run_check(load_workspace(ws.config(), (), []), cache=cache)

@@ -290,7 +290,7 @@ def test_after_one_repo_moved_only_it_is_searched_for_a_missing_symbol(ws: Works
     from anchorcheck.git.repo import GitRepo
     from anchorcheck.git.repobuilder import commit
     from anchorcheck.index.cache import BlobCache
-    from anchorcheck.index.crawl import extract_options
+    from anchorcheck.index.plan import extract_options
 
     ws.repo("runtime", {"jobs.py": "def serve():\n    pass\n", "health.py": "def probe():\n    pass\n\n"
                         "def moved():\n    pass\n"})

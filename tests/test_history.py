@@ -18,7 +18,7 @@ from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
 from anchorcheck.git.repobuilder import commit, init_repo
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import extract_options
+from anchorcheck.index.plan import extract_options
 from anchorcheck.resolve.history import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,

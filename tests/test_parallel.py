@@ -13,7 +13,8 @@ from anchorcheck.extract.blob import ExtractOptions, extract
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import crawl_many, extract_options
+from anchorcheck.index.crawl import crawl_many
+from anchorcheck.index.plan import extract_options
 from anchorcheck.index.pool import extract_blobs, pack, unpack
 from tests.conftest import WorkspaceBuilder
 
@@ -109,7 +110,7 @@ def test_an_index_packed_and_unpacked_is_itself_placed_where_asked(ws: Workspace
     places them; a crawl then takes them as they are for that place."""
     import dataclasses
 
-    from anchorcheck.index.crawl import _located
+    from anchorcheck.index.plan import _located
 
     text = ("# F1 SECTION\n# see OTHER SECTION in b.py:3-4 and `thing()` in b.py\n"
             "# anchorcheck: ignore[AC101]\nx = 1  # restates `b.py::limit` = 3\n")

@@ -36,8 +36,8 @@ _ANCHOR = st.tuples(st.sampled_from(["A", "B", "C"]), st.booleans(), st.sampled_
 
 
 def _snap(repo: str, anchors: list[tuple[str, bool, str, int]]) -> Any:
-    from anchorcheck.index.crawl import SnapshotIndex
     from anchorcheck.model.anchor import Anchor, AnchorKind
+    from anchorcheck.model.snapshot import SnapshotIndex
 
     made = tuple(Anchor(name, AnchorKind.NOTE if note else AnchorKind.CAPS, line, 0, name.lower(), repo, path)
                  for name, note, path, line in anchors)

@@ -28,7 +28,9 @@ from anchorcheck.config.workspace import RepoSpec, Settings, Workspace
 from anchorcheck.errors import AnchorcheckError, ConfigError
 from anchorcheck.files import write_atomically_bytes
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.index.crawl import SnapshotIndex, extract_options, snapshot_from_json, snapshot_to_json
+from anchorcheck.index.plan import extract_options
+from anchorcheck.index.stored import snapshot_from_json, snapshot_to_json
+from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.history import RemovalTable
 
 FORMAT = "anchorcheck-index"

@@ -12,9 +12,11 @@ from anchorcheck.config.workspace import Settings, Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS
 from anchorcheck.git.repo import NameSearch
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import BlobMemo, Progress, SnapshotIndex, crawl_many, paused_gc
+from anchorcheck.index.crawl import Progress, crawl_many, paused_gc
+from anchorcheck.index.plan import BlobMemo
 from anchorcheck.model import suppression
 from anchorcheck.model.finding import FingerprintedFinding, fingerprint
+from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.graph import build_graph
 from anchorcheck.resolve.resolver import Resolution, Resolver, WorkspaceIndex
 from anchorcheck.rules import REGISTRY, CheckContext, Rule

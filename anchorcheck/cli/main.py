@@ -84,7 +84,7 @@ def _open_cache(ws: Workspace) -> BlobCache | None:
     if params.get("no_cache"):
         return None
     from anchorcheck.index.cache import BlobCache, default_cache_dir
-    from anchorcheck.index.crawl import extract_options
+    from anchorcheck.index.plan import extract_options
 
     directory = params.get("cache_dir") or default_cache_dir()
     try:

@@ -60,6 +60,19 @@ def check_ref(ref: str) -> str:
     return ref
 
 
+# A started resolve (GitRepo.start_resolve): the commit, read from the ref files, or
+# git's process, to be finished (finish_resolve) or abandoned (abandon_resolve).
+StartedResolve = subprocess.Popen[bytes] | str
+
+
+def abandon_resolve(started: StartedResolve) -> None:
+    """End a started resolve that will not be finished (an error left it); a no-op for
+    one finished already."""
+    if not isinstance(started, str) and started.returncode is None:
+        started.kill()
+        started.communicate()
+
+
 def work_tree_top(cwd: Path) -> Path | None:
     """The top of the work tree `cwd` is in (`git rev-parse --show-toplevel`), or None
     outside one."""
@@ -110,7 +123,7 @@ class GitRepo:
         """The commit id `ref` names (branch, tag, sha, refs/pull/N/head...)."""
         return self.finish_resolve(ref, self.start_resolve(ref))
 
-    def start_resolve(self, ref: str) -> subprocess.Popen[bytes] | str:
+    def start_resolve(self, ref: str) -> StartedResolve:
         """resolve's `git rev-parse`, started: a run resolves every repo's ref at once
         (eight repos: ~40 ms one after the other, where a warm run takes 0.5 s). A
         branch is read from the ref files instead (refs.read_ref): its commit, found."""
@@ -125,7 +138,7 @@ class GitRepo:
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
 
-    def finish_resolve(self, ref: str, started: subprocess.Popen[bytes] | str) -> str:
+    def finish_resolve(self, ref: str, started: StartedResolve) -> str:
         """The commit a started resolve found, or why there is none."""
         if isinstance(started, str):
             return started

@@ -22,10 +22,12 @@ from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo, TreeEntry
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import BlobMemo, SnapshotIndex, crawl_many, index_entries, paused_gc
+from anchorcheck.index.crawl import crawl_many, index_entries, paused_gc
 from anchorcheck.index.lazy import of_kind
+from anchorcheck.index.plan import BlobMemo
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference, RefKind
+from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.pr.change import Change, ChangeSpec, NoMergeBase, resolve_change
 from anchorcheck.pr.versions import (
     DEFAULT_VERSION_FILES,

@@ -28,7 +28,7 @@ from anchorcheck.config.workspace import Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import Mention
+from anchorcheck.model.snapshot import Mention
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve.resolver import WorkspaceIndex
 from anchorcheck.threads import InThread

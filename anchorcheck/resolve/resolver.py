@@ -18,10 +18,10 @@ from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.index.crawl import SnapshotIndex
 from anchorcheck.index.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
+from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.suggest import Suggester, suggest
 
 FileId = tuple[str, str]  # (repo, path)
