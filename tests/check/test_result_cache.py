@@ -8,8 +8,8 @@ import sqlite3
 from pathlib import Path
 
 from anchorcheck.git.repobuilder import commit
+from tests.check.test_index_file import REFS, RULES, _workspace
 from tests.conftest import run_cli
-from tests.test_index_file import REFS, RULES, _workspace
 
 
 def _check(ws: Path, cache: Path, *args: str) -> tuple[int, dict[str, object]]:

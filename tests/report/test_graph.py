@@ -24,7 +24,7 @@ from anchorcheck.report.graph_export import (
 )
 from tests.conftest import WorkspaceBuilder, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: tests/<wing>/this file
 ARTIFACTS = ROOT / "test-artifacts"
 DEPLOY = "spec:\n  # ROLLBACK ON THE DEGRADED PATH\n  # Recreate plus --atomic rolls back.\n  strategy: Recreate\n"
 HOSTILE = "# EVIL <script>window.pwned=1</script> HEADING\n# <img src=x onerror=\"window.pwned=2\">\n"

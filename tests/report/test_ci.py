@@ -17,7 +17,7 @@ from anchorcheck.report.rulesdoc import rules_markdown
 from anchorcheck.rules import REGISTRY
 from tests.conftest import WorkspaceBuilder, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: tests/<wing>/this file
 GOLDEN = ROOT / "tests" / "golden"
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 

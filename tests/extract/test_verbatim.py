@@ -7,7 +7,7 @@ from anchorcheck.extract.blob import ExtractOptions, extract
 from anchorcheck.extract.scanners import scan
 from anchorcheck.extract.verbatim import verbatim_lines
 from tests.conftest import WorkspaceBuilder
-from tests.test_claims import findings
+from tests.extract.test_claims import findings
 
 GDB_TRACE = """\
 /* How the unwinder sees it.

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from anchorcheck.config.workspace import Settings, _read_settings
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]  # the checkout: tests/<wing>/this file
 
 
 def test_defaults_file_matches_code_defaults() -> None:
