@@ -1,0 +1,110 @@
+"""The reference rules (AC101-AC120) end to end: real workspaces of several repos, a
+heading or Note cited right, wrongly, ambiguously, or not at all."""
+
+from __future__ import annotations
+
+from tests.check.test_check import CITE, DEPLOY, codes, findings
+from tests.conftest import WorkspaceBuilder
+
+
+def test_heading_on_unmerged_branch_dangles_until_that_branch_is_the_ref(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY.replace("  # ROLLBACK ON THE DEGRADED PATH\n", "")})
+    ws.pr("client", "pr/791", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": CITE})
+    assert codes(ws) == [("AC101", "jobs.py", 3)]
+    assert codes(ws, client="pr/791") == []
+    assert codes(ws, client="refs/heads/pr/791") == []
+
+
+def test_wrong_file_names_the_right_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY, "templates/cron.yaml": "kind: CronJob\n"})
+    ws.repo("runtime", {"jobs.py": CITE.replace("deploy.yaml", "cron.yaml")})
+    [(code, repo, path, line, message)] = findings(ws)
+    assert (code, repo, path, line) == ("AC102", "runtime", "jobs.py", 3)
+    assert "client:templates/deploy.yaml:4" in message
+    assert "client/templates/cron.yaml" in message
+
+
+def test_missing_file_with_heading_elsewhere_is_wrong_location(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": CITE.replace("deploy.yaml", "gone.yaml")})
+    assert codes(ws) == [("AC102", "jobs.py", 3)]
+
+
+def test_dangling_path(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": "# see NO SUCH HEADING HERE in client/templates/gone.yaml\n"})
+    [(code, _, _, _, message)] = findings(ws)
+    assert code == "AC105"
+    assert "client/templates/gone.yaml" in message
+
+
+def test_duplicate_headings_in_one_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY + "  # ROLLBACK ON THE DEGRADED PATH\n  # again\n"})
+    # Cited, the second is a trap: the citation can only mean one of them.
+    ws.repo("runtime", {"jobs.py": "# see ROLLBACK ON THE DEGRADED PATH in client/templates/deploy.yaml\n"})
+    [(code, _, path, line, message)] = findings(ws)
+    assert (code, path, line) == ("AC110", "templates/deploy.yaml", 8)
+    assert "first defined at client:templates/deploy.yaml:4" in message
+
+
+def test_an_uncited_caps_line_repeated_in_a_file_is_a_label(ws: WorkspaceBuilder) -> None:
+    values = ("updateStrategy:\n  ## ONLY FOR DAEMONSETS:\n  ## Can be RollingUpdate or OnDelete\n"
+              "  type: RollingUpdate\n## ONLY FOR DAEMONSETS:\n## @param updateStrategy.type the type\n"
+              "x: 1\n")
+    ws.repo("charts", {"values.yaml": values})
+    assert codes(ws) == []
+
+
+def test_same_heading_in_two_files_is_not_a_duplicate(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"a.yaml": DEPLOY, "b.yaml": DEPLOY})
+    assert codes(ws) == []
+
+
+def test_duplicate_note_across_repos(ws: WorkspaceBuilder) -> None:
+    note = "-- Note [Strictness]\n-- ~~~~~~~~~~~~~~~~~~\n-- Text.\nx = 1\n"
+    ws.repo("a", {"A.hs": note})
+    ws.repo("b", {"B.hs": note})
+    assert codes(ws) == [("AC110", "B.hs", 1)]
+
+
+def test_unknown_repo_and_did_you_mean(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY})
+    ws.repo("runtime", {"jobs.py": (
+        "# see ROLLBACK ON THE DEGRADED PATH in clinet:templates/deploy.yaml\n"
+        '# see "Rollback On The Degraded Path" in client:templates/deploy.yaml\n'
+        "# see ROLLBACK ON THE DEGRADED PTAH in client:templates/deploy.yaml\n"
+    )})
+    out = findings(ws)
+    assert [o[0] for o in out] == ["AC104", "AC101", "AC101"]
+    assert "did you mean 'client'?" in out[0][4]
+    assert "did you mean 'ROLLBACK ON THE DEGRADED PATH'?" in out[1][4]
+    assert "did you mean 'ROLLBACK ON THE DEGRADED PATH'?" in out[2][4]
+
+
+def test_ambiguous_path_and_heading_disambiguation(ws: WorkspaceBuilder) -> None:
+    ws.repo("a", {"deploy/values.yaml": "# SHARED PORT NUMBER\n# The runtime reads it too.\nport: 1\n"})
+    ws.repo("b", {"chart/values.yaml": "x: 1\n", "z.py": (
+        "# see SHARED PORT NUMBER in values.yaml\n"  # only a's values.yaml has it: resolves
+        "# see OTHER MISSING THING in values.yaml\n"  # neither has it: ambiguous
+    )})
+    ws.repo("c", {"docs/values.yaml": "x: 1\n"})
+    assert codes(ws) == [("AC103", "z.py", 2)]
+
+
+def test_a_file_named_bare_is_the_one_beside_the_citing_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("loki", {
+        "pkg/compactor/index_set.go": "package compactor\n",
+        "pkg/downloads/index_set.go": "package downloads\n\nfunc f() {}\n",
+        "pkg/downloads/index_set_test.go": "// as index_set.go:3 does\npackage downloads\n",
+        "pkg/other/x_test.go": "// as index_set.go:3 does\npackage other\n",  # 2: which one?
+    })
+    assert codes(ws) == [("AC103", "pkg/other/x_test.go", 1)]
+
+
+def test_unreferenced_anchor_is_off_by_default_and_can_be_enabled(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "# LONELY HEADING HERE\n# Nobody cites this.\nx = 1\n"})
+    assert codes(ws) == []
+    r = ws.check("--enable", "AC120", "--fail-on", "info")
+    assert r.code == 1
+    assert "r:a.py:1:3: AC120 'LONELY HEADING HERE' is not cited anywhere in the workspace" in r.out
