@@ -1,0 +1,7 @@
+"""check: the pipeline, end to end. pipeline.py indexes the workspace (or reads it
+from index files, index_file.py, or a whole result from result_cache.py), resolves,
+runs the selected rules, applies suppressions and severities and fingerprints the
+findings; baseline.py and changed.py are the filters after it.
+
+May import: rules and every wing below it.
+"""

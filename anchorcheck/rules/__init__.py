@@ -1,6 +1,11 @@
-"""The rule registry: every rule, by code, in one table.
+"""rules: the rule registry, every rule by code in one table, and one module per rule.
 
-Each rule lives in its own module; importing this package registers them all.
+Each rule lives in its own module; importing this package registers them all. Rules
+read the resolved workspace (CheckContext) and the merge-order analysis
+(merge.MergeContext); they never touch git or the file system.
+
+May import: pr and every wing below it (the registry's `from anchorcheck.rules import
+rule` inside this wing aside).
 """
 
 from __future__ import annotations
