@@ -11,7 +11,7 @@ def main() -> None:
     # whose objects are freed by their counts, and what cycles it leaves die with it.
     # Its collections were 2% of a merge-order run's instructions (24 of them, 9.6 ms);
     # a cold check's peak memory is the same without them (158 MB). Extraction workers
-    # run without it too (extract_pool: scanning makes no cycle).
+    # run without it too (index/pool.py: scanning makes no cycle).
     gc.disable()
     from anchorcheck.cli.main import main as cli_main
 

@@ -35,7 +35,7 @@ from anchorcheck.resolve.history import RemovalTable
 
 FORMAT = "anchorcheck-index"
 # 3: a snapshot's blob ids as one string and its line counts as a list beside its
-# paths, its references as a text of their own (crawl.snapshot_to_json, as the cache
+# paths, its references as a text of their own (index.stored.snapshot_to_json, as the cache
 # stores them). 2: blob ids and line counts as dicts, the paths left out when they are
 # the ids' keys. 1: the same with the paths written out. All three are read.
 VERSION = 3

@@ -90,7 +90,7 @@ def enabled_rules(settings: Settings, selection: Selection | None = None) -> lis
     ]
 
 
-# The cyclic collector is paused throughout, as during the crawl (crawl.paused_gc):
+# The cyclic collector is paused throughout, as during the crawl (index.crawl.paused_gc):
 # resolving and checking build tens of thousands of objects, none in a cycle, and each
 # collection walked the snapshots' millions (a check from cached snapshots: -2.4% of its
 # instructions).

@@ -84,7 +84,7 @@ def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
     if (blob.references or blob.mentions) and is_history(path):
         blob = replace(blob, references=(), mentions=())
     mentions = [Mention(n, repo, path, line, col) for n, line, col in blob.mentions]
-    if _placed_at(blob, repo, path):  # as a worker's results are (extract_pool.unpack)
+    if _placed_at(blob, repo, path):  # as a worker's results are (pool.unpack)
         return list(blob.anchors), list(blob.references), mentions, list(blob.suppressions)
     # Placed with the constructors: dataclasses.replace costs several times more, and a
     # big repo has tens of thousands of these.
