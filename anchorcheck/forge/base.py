@@ -1,0 +1,80 @@
+"""What anchorcheck asks of a forge, whichever it is: open changes, the state of an
+issue or change, and the one comment of its own on a change."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+# The hidden first line of the advisory comment: how a later run finds it again.
+MARKER = "<!-- anchorcheck:merge-order -->"
+
+
+@dataclass(frozen=True, slots=True)
+class ForgeRepo:
+    """A repository on a forge: its kind, its API base and its path there."""
+
+    kind: str  # "github" or "gitlab"
+    api: str  # https://api.github.com, https://gitlab.example.com/api/v4
+    host: str  # github.com, gitlab.example.com: the web host its URLs use
+    path: str  # OWNER/NAME (GitLab: GROUP/SUBGROUP/NAME)
+
+    def __str__(self) -> str:
+        return f"{self.host}/{self.path}"
+
+
+@dataclass(frozen=True, slots=True)
+class OpenChange:
+    """An open pull or merge request, as the forge lists it."""
+
+    number: int
+    title: str
+    body: str
+    draft: bool
+    head_sha: str
+    head_ref: str  # the branch, in the head repo
+    head_repo: str | None  # OWNER/NAME of the head repo (a fork's), None when deleted
+    base_ref: str  # the branch it targets
+    url: str
+    fetch_ref: str  # where the forge keeps its head in the base repo: refs/pull/N/head
+    fork: bool  # the head branch lives in another repository
+
+
+@dataclass(frozen=True, slots=True)
+class IssueState:
+    """An issue or a change, as the forge says it is now."""
+
+    number: int
+    state: str  # "open" or "closed" (a merged change is closed)
+    is_change: bool  # a pull or merge request
+    title: str
+    url: str
+
+    @property
+    def closed(self) -> bool:
+        return self.state == "closed"
+
+
+@dataclass(frozen=True, slots=True)
+class Comment:
+    id: int
+    body: str
+
+
+class Forge(Protocol):
+    """One forge's API, for one repository at a time."""
+
+    repo: ForgeRepo
+
+    def open_changes(self) -> list[OpenChange]: ...
+
+    def issue(self, number: int, change: bool | None = None) -> IssueState | None:
+        """An issue or change by number (`change`: known to be one, or not; None: either);
+        None when there is none."""
+        ...
+
+    def comments(self, number: int) -> list[Comment]: ...
+
+    def create_comment(self, number: int, body: str) -> Comment: ...
+
+    def edit_comment(self, number: int, comment_id: int, body: str) -> Comment: ...
