@@ -91,10 +91,29 @@ class GitHubRepo:
 
 
 def _repository(path: str) -> dict[str, Any]:
+    """A repository as GitHub's `repository` schema has it (every required member)."""
     owner, name = path.split("/")
-    return {"id": abs(hash(path)) % 10**6, "node_id": "R_1", "name": name, "full_name": path, "private": False,
-            "owner": _user(owner), "html_url": f"https://github.com/{path}", "fork": False,
-            "url": f"https://api.github.com/repos/{path}", "clone_url": f"https://github.com/{path}.git"}
+    api = f"https://api.github.com/repos/{path}"
+    doc: dict[str, Any] = {
+        "id": 1 + sum(map(ord, path)), "node_id": "R_1", "name": name, "full_name": path, "private": False,
+        "owner": _user(owner), "html_url": f"https://github.com/{path}", "description": None, "fork": False,
+        "url": api, "clone_url": f"https://github.com/{path}.git", "git_url": f"git://github.com/{path}.git",
+        "ssh_url": f"git@github.com:{path}.git", "svn_url": f"https://github.com/{path}", "homepage": None,
+        "mirror_url": None, "language": None, "license": None, "default_branch": "main",
+        "created_at": _TIME, "updated_at": _TIME, "pushed_at": _TIME,
+    }
+    for key in ("forks", "forks_count", "open_issues", "open_issues_count", "size", "stargazers_count",
+                "watchers", "watchers_count"):
+        doc[key] = 0
+    for key in ("archived", "disabled", "has_downloads", "has_issues", "has_pages", "has_projects", "has_wiki"):
+        doc[key] = key in ("has_issues", "has_downloads", "has_wiki", "has_projects")
+    for key in ("archive", "assignees", "blobs", "branches", "collaborators", "comments", "commits", "compare",
+                "contents", "contributors", "deployments", "downloads", "events", "forks", "git_commits",
+                "git_refs", "git_tags", "hooks", "issue_comment", "issue_events", "issues", "keys", "labels",
+                "languages", "merges", "milestones", "notifications", "pulls", "releases", "stargazers",
+                "statuses", "subscribers", "subscription", "tags", "teams", "trees"):
+        doc[f"{key}_url"] = f"{api}/{key}"
+    return doc
 
 
 @dataclass

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any
+
+import jsonschema
 import pytest
 
 from anchorcheck.forge.base import ForgeRepo
@@ -12,6 +17,7 @@ from anchorcheck.forge.locate import connect, locate
 from tests.forge.server import Fault, Forge
 
 TOKEN = "ghp_SECRETtoken0123456789abcdefSECRET"
+DATA = Path(__file__).resolve().parents[1] / "data" / "github"
 
 
 def github(forge: Forge, path: str = "acme/client", token: str | None = TOKEN, **kw: float) -> GitHub:
@@ -183,3 +189,37 @@ def test_connect_takes_the_token_from_the_environment_only_into_a_header() -> No
         with pytest.raises(ForgeDenied):
             connect(repo, {}).open_changes()
     assert all(TOKEN not in r["path"] and TOKEN not in str(r["query"]) for r in forge.log)
+
+
+def _schema(name: str) -> Any:
+    return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def test_the_server_and_the_client_speak_githubs_documented_shapes() -> None:
+    """The server's answers validate against GitHub's own schemas (tests/data/github,
+    from github/rest-api-description), and so do the bodies the client sends."""
+    with Forge(token=TOKEN) as forge:
+        repo = forge.repo("acme/client")
+        repo.add_pull(7, title="wip", body="Depends-On: acme/x#1", head_sha="a" * 40, head_ref="wip",
+                      base_ref="main", draft=True)
+        repo.add_pull(8, title="fork", body="", head_sha="b" * 40, head_ref="p", base_ref="main",
+                      fork="someone/client")
+        repo.add_issue(9, title="an issue", state="closed")
+        client = github(forge)
+        client.open_changes()
+        client.issue(7)
+        client.issue(9)
+        made = client.create_comment(7, "advice")
+        client.edit_comment(7, made.id, "advice, edited")
+        client.comments(7)
+        pulls = client.http.get("repos/acme/client/pulls").body
+        issue = client.http.get("repos/acme/client/issues/7").body
+        comments = client.http.get("repos/acme/client/issues/7/comments").body
+    for item in pulls:
+        jsonschema.validate(item, _schema("pull-request-simple"))
+    jsonschema.validate(issue, _schema("issue"))
+    for item in comments:
+        jsonschema.validate(item, _schema("issue-comment"))
+    sent = {r["method"]: r["body"] for r in forge.log if r["method"] in ("POST", "PATCH")}
+    jsonschema.validate(sent["POST"], _schema("create-issue-comment-request"))
+    jsonschema.validate(sent["PATCH"], _schema("update-issue-comment-request"))
