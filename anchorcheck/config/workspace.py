@@ -18,7 +18,8 @@ from anchorcheck.git.repo import check_ref, work_tree_top
 from anchorcheck.model.finding import Severity
 
 CONFIG_NAME = "anchorcheck.toml"
-_REPO_KEYS = frozenset({"name", "path", "ref", "url", "exclude"})
+_REPO_KEYS = frozenset({"name", "path", "ref", "url", "exclude", "remote", "forge"})
+_FORGES = ("github", "gitlab")
 _SETTING_KEYS = {
     "max-file-size": int,
     "caps-headings": bool,
@@ -47,14 +48,24 @@ class RepoSpec:
     url: str | None = None
     # Path patterns not read in this repo, besides the workspace's (excludes.py).
     exclude: tuple[str, ...] = ()
+    # The remote open changes are fetched from, and whose URL says where the repo
+    # lives when `url` does not.
+    remote: str = "origin"
+    # "github" or "gitlab" when the host does not say it (forge/locate.py).
+    forge: str | None = None
 
     @classmethod
     def make(
         cls, name: str, path: Path, ref: str = "HEAD", url: str | None = None, exclude: tuple[str, ...] = (),
+        remote: str = "origin", forge: str | None = None,
     ) -> RepoSpec:
         if not name or any(ch in name for ch in ":/\\ \t\n"):
             raise ConfigError(f"invalid repo name {name!r}: no ':', '/', or spaces")
-        return cls(name, path, check_ref(ref), url, exclude)
+        if not remote or remote.startswith("-") or any(ch in remote for ch in " \t\n\0"):
+            raise ConfigError(f"repo {name!r}: invalid remote {remote!r}")
+        if forge is not None and forge not in _FORGES:
+            raise ConfigError(f"repo {name!r}: forge must be one of {', '.join(_FORGES)}, not {forge!r}")
+        return cls(name, path, check_ref(ref), url, exclude, remote, forge)
 
     @property
     def url_slug(self) -> str | None:
@@ -220,6 +231,8 @@ def _read_config(path: Path) -> Workspace:
             _typed(table, "ref", str, where) or "HEAD",
             _typed(table, "url", str, where),
             check_patterns(_typed(table, "exclude", list, where) or [], f"{where}: 'exclude'"),
+            _typed(table, "remote", str, where) or "origin",
+            _typed(table, "forge", str, where),
         ))
     if not repos:
         raise ConfigError(f"{path}: no [[repo]] tables")

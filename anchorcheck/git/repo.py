@@ -8,6 +8,7 @@ never through a shell, and every ref is checked before use.
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import subprocess
 import tempfile
@@ -149,6 +150,33 @@ class GitRepo:
         if not self._git("for-each-ref", "--count=1").strip() and not self._has_head():
             raise GitError(f"{self.path}: the repository has no commits yet")
         raise GitError(f"{self.path}: unknown ref {ref!r}")
+
+    def try_resolve(self, ref: str) -> str | None:
+        """The commit `ref` names, or None when it names none here."""
+        try:
+            return self.resolve(ref)
+        except GitError:
+            return None
+
+    def fetch(self, remote: str, refspecs: Sequence[str]) -> None:
+        """`git fetch REMOTE REFSPEC...`, quietly, no tags, into refs the refspecs name
+        (anchorcheck's own namespace: the user's branches are never created or moved).
+        The credentials are git's (a CI checkout's), never passed here."""
+        if not refspecs:
+            return
+        if remote.startswith("-") or not remote:
+            raise GitError(f"invalid remote {remote!r}")
+        try:
+            done = subprocess.run(
+                ["git", f"--git-dir={self.git_dir}", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
+                 "--end-of-options", remote, *refspecs],
+                capture_output=True, check=False, stdin=subprocess.DEVNULL,
+                env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode != 0:
+            detail = done.stderr.decode(errors="replace").strip().splitlines()
+            raise GitError(f"{self.path}: git fetch {remote} failed: {detail[-1] if detail else '?'}")
 
     def remote_url(self, remote: str = "origin") -> str | None:
         """The URL of `remote` as the repository's own config file gives it, or None.

@@ -23,6 +23,20 @@ class ChangeSpec:
     label: str
     repo: str
     head: str
+    # From the forge (merge-order --open-prs): the branch it targets, resolved here
+    # (None: the repo's base for the run), whether it is a draft, where it is, and the
+    # changes its description declares it depends on: (label, as written).
+    base: str | None = None
+    draft: bool = False
+    url: str = ""
+    title: str = ""
+    declares: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def number(self) -> int | None:
+        """N of a label `REPO#N`, the change's number on its forge."""
+        _, _, n = self.label.partition("#")
+        return int(n) if n.isdigit() else None
 
     @classmethod
     def parse(cls, arg: str, workspace: Workspace) -> ChangeSpec:

@@ -134,6 +134,14 @@ class Analysis:
     # Changes that could not be placed (e.g. a shallow clone lacks the merge base):
     # (label, why). The others are still ordered; the report names these.
     unplanned: list[tuple[str, str]] = field(default_factory=list)
+    # Depends-On lines: (first, after, as written) where `first` is an open change of
+    # the run; they order the changes as computed dependencies do.
+    declared: list[tuple[str, str, str]] = field(default_factory=list)
+    # Computed dependencies that `after` does not declare (AC307), and declared ones
+    # its content does not need (AC308); declared lines naming no change of the run.
+    undeclared: list[Dependency] = field(default_factory=list)
+    unneeded: list[tuple[str, str, str]] = field(default_factory=list)
+    unknown_declared: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Scenarios:
@@ -236,7 +244,8 @@ def analyse(
     # Each change's commits and paths come from five git commands, one after the
     # other: asked in threads, they run while this thread decodes the base snapshots
     # (a PR run waited ~30 ms for them after that).
-    asked = [_resolving(spec, workspace, base_refs[spec.repo]) for spec in specs]
+    # A change from the forge has its own base branch; one given by --pr, the repo's.
+    asked = [_resolving(spec, workspace, spec.base or base_refs[spec.repo]) for spec in specs]
     try:
         world = Scenarios(workspace, base_refs, {} if memo is None else memo, cache)
     finally:
@@ -258,6 +267,7 @@ def analyse(
     labels = [c.label for c in changes]
     _anchor_changes(world, result)
     _dependencies(world, result)
+    _declared(result, [s for s in specs if s.label in labels])
     _breaks(world, result)
     _order(result, labels)
     _conflicts(world, result)
@@ -320,6 +330,30 @@ def _dependencies(world: Scenarios, result: Analysis) -> None:
             new = (ref.repo, ref.path, ref.text) not in base_texts
             if not found and new and final.status not in _UNCHECKED:
                 result.dangling.append((b.label, final))
+
+
+def _declared(result: Analysis, specs: Sequence[ChangeSpec]) -> None:
+    """Depends-On lines against the computed dependencies: both order the changes, and
+    where they disagree the advisory says so."""
+    labels = {c.label for c in result.changes}
+    needs: dict[str, set[str]] = {}
+    for dep in result.dependencies:
+        needs.setdefault(dep.after, set()).add(dep.first)
+    for spec in specs:
+        said = {label for label, _ in spec.declares}
+        if not spec.declares:
+            continue  # declaring nothing is no claim: AC301 says what it needs
+        for label, written in spec.declares:
+            if label == spec.label:
+                continue
+            if label in labels:
+                result.declared.append((label, spec.label, written))
+                if label not in needs.get(spec.label, set()):
+                    result.unneeded.append((label, spec.label, written))
+            else:
+                result.unknown_declared.append((spec.label, written))
+        result.undeclared.extend(d for d in result.dependencies
+                                 if d.after == spec.label and d.first not in said)
 
 
 def _breaks(world: Scenarios, result: Analysis) -> None:
@@ -388,6 +422,8 @@ def _order(result: Analysis, labels: list[str]) -> None:
     after: dict[str, set[str]] = {label: set() for label in labels}
     for dep in result.dependencies:
         after[dep.first].add(dep.after)
+    for first, then, _ in result.declared:
+        after[first].add(then)
     result.edges = tuple(sorted(((a, b) for a in labels for b in after[a]),
                                 key=lambda e: (position[e[0]], position[e[1]])))
     components = strong_components(labels, after)

@@ -68,10 +68,21 @@ def _tag(f: Finding, label: str) -> Finding:
     return replace(f, change=label)
 
 
-def exit_code(advisory: Advisory, fail_on: Severity | None) -> int:
+def exit_code(advisory: Advisory, fail_on: Severity | None, only: str | None = None) -> int:
+    """1 when a finding at or above `fail_on` stands: any change's, or with `only` (a
+    CI run of one PR, `--for`) that change's alone."""
     if fail_on is None:
         return 0
-    return 1 if any(ff.finding.severity >= fail_on for ff in advisory.findings) else 0
+    findings = advisory.findings if only is None else advisory.for_change(only)
+    return 1 if any(ff.finding.severity >= fail_on for ff in findings) else 0
+
+
+def says_something(advisory: Advisory, label: str) -> bool:
+    """Whether the advisory has anything to tell `label`'s authors: an order to keep, a
+    finding, or that it could not be placed."""
+    a = advisory.analysis
+    return (any(label in edge for edge in a.edges) or bool(advisory.for_change(label))
+            or any(x == label for x, _ in a.unplanned))
 
 
 # -- text ----------------------------------------------------------------------
@@ -83,7 +94,8 @@ def render_merge_text(advisory: Advisory, colour: bool) -> str:
     lines = ["Merge order:"]
     for i, label in enumerate(a.order, start=1):
         after = f"  (after {', '.join(deps[label])})" if deps[label] else ""
-        lines.append(f"  {i}. {safe_text(label)}{after}")
+        draft = " (draft)" if any(c.label == label and c.spec.draft for c in a.changes) else ""
+        lines.append(f"  {i}. {safe_text(label)}{draft}{after}")
     if a.cycles:
         lines.append("  (changes in a cycle keep the order given)")
     for label, why in a.unplanned:
@@ -126,6 +138,9 @@ def render_merge_json(advisory: Advisory) -> str:
                 for b in a.bumps if b.change == label
             ],
             "files_changed": len(change.changed),
+            "draft": change.spec.draft,
+            "url": change.spec.url or None,
+            "declares": [{"label": lab or None, "written": w} for lab, w in change.spec.declares],
         })
     doc = {
         "version": 1,
@@ -185,7 +200,9 @@ def render_merge_markdown(advisory: Advisory, only: str | None = None) -> str:
 
 def _section(advisory: Advisory, label: str, deps: list[str], blocks: list[str]) -> list[str]:
     a = advisory.analysis
-    out = [f"#### {md_code(label)}", ""]
+    spec = next((c.spec for c in a.changes if c.label == label), None)
+    draft = " (draft)" if spec is not None and spec.draft else ""
+    out = [f"#### {md_code(label)}{draft}", ""]
     if deps:
         out.append(f"- **Land after:** {', '.join(md_code(d) for d in deps)}")
     if blocks:
@@ -203,7 +220,7 @@ def _section(advisory: Advisory, label: str, deps: list[str], blocks: list[str])
     findings = advisory.for_change(label)
     for ff in findings:
         f = ff.finding
-        where = md_code(f"{f.repo}:{f.path}:{f.line}")
+        where = md_code(f"{f.repo}:{f.path}:{f.line}") if f.path else "its description"
         out.append(f"- {ICONS[f.severity]} **{f.code}** {where}: {md_text(f.message)}")
     if not (deps or blocks or findings):
         out.append("- Nothing to wait for: mergeable in any order.")

@@ -41,11 +41,15 @@ def summary(findings: Sequence[FingerprintedFinding]) -> dict[str, Any]:
     }
 
 
+def _place(f: Finding) -> str:
+    """`repo:path:line:col`; a finding about a change's description has no file."""
+    return f"{f.repo}:{safe_text(f.path)}:{f.line}:{f.column}" if f.path else f"{f.repo}"
+
+
 def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
     if not colour:
         lines = [
-            f"{_change_prefix(f)}{f.repo}:{safe_text(f.path)}:{f.line}:{f.column}: {f.code} "
-            f"{safe_text(f.message)}"
+            f"{_change_prefix(f)}{_place(f)}: {f.code} {safe_text(f.message)}"
             for f in (ff.finding for ff in findings)
         ]
     else:

@@ -57,6 +57,8 @@ from anchorcheck.rules import (  # noqa: E402
     ac303_dependency_cycle,
     ac304_merge_conflict,
     ac305_version_race,
+    ac307_undeclared_dependency,
+    ac308_unneeded_declared_dependency,
     ac901_unused_suppression,
 )
 
@@ -80,6 +82,8 @@ __all__ = [
     "ac303_dependency_cycle",
     "ac304_merge_conflict",
     "ac305_version_race",
+    "ac307_undeclared_dependency",
+    "ac308_unneeded_declared_dependency",
     "ac901_unused_suppression",
     "rule",
     "rule_by_name_or_code",

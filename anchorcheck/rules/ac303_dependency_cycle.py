@@ -23,7 +23,12 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     for cycle in ctx.analysis.cycles:
         path = " -> ".join((*cycle, cycle[0]))
         for label in cycle:
-            dep = next(d for d in deps if d.after == label and d.first in cycle)
-            ref = dep.reference
+            dep = next((d for d in deps if d.after == label and d.first in cycle), None)
             msg = f"dependency cycle {path}: no merge order lets every reference resolve on arrival"
-            yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, path, change=label)
+            if dep is not None:
+                ref = dep.reference
+                yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, path, change=label)
+                continue
+            # Declared only (a Depends-On line): the change's description is the place.
+            change = next(c for c in ctx.analysis.changes if c.label == label)
+            yield self.finding(change.repo, "", 1, 0, msg + " (declared with Depends-On)", path, change=label)
