@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from anchorcheck.check.result_cache import decode_result, encode_result, result_key
@@ -29,6 +29,16 @@ if TYPE_CHECKING:
     from anchorcheck.resolve.verify import ClaimCheck
 
 
+@dataclass(frozen=True, slots=True)
+class ForgeAccess:
+    """A check may ask the forges (AC106, AC107): the environment holding the tokens
+    and API bases, whether a failure is an error, and each request's time-out."""
+
+    env: Mapping[str, str]
+    require: bool = False
+    timeout: float = 10.0
+
+
 class CheckResult:
     """What a check found. The resolutions and the graph are computed on first use when
     the findings came from the result cache (most commands do not need them)."""
@@ -44,6 +54,8 @@ class CheckResult:
         self.claims = claims
         self._resolutions = resolutions
         self._graph = graph
+        # Why issue references went unchecked (a forge that failed), for a warning.
+        self.forge_warnings: tuple[str, ...] = ()
 
     @property
     def resolutions(self) -> tuple[Resolution, ...]:
@@ -102,6 +114,7 @@ def run_check(
     progress: Callable[[str, Progress], None] | None = None,
     cache: BlobCache | None = None,
     indexed: Sequence[IndexedRepo] = (),
+    forge: ForgeAccess | None = None,
 ) -> CheckResult:
     # Imported here: commands that load this module without checking (merge-order's
     # report) skip them.
@@ -111,6 +124,9 @@ def run_check(
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
     history = any(r.code == "AC203" for r in rules)
+    # The forge is asked only for the rules that need it, and then a stored result
+    # (keyed by commits) could hold issue states gone stale: not used.
+    asks_forge = forge is not None and any(r.code in ("AC106", "AC107") for r in rules)
     from_files = {r.spec.name: r for r in indexed}  # their removal tables came with them;
     # only crawled repos' commits reach `resolved`
     logs: dict[str, ParsedLog] = {}
@@ -132,7 +148,8 @@ def run_check(
     try:
         index = index_workspace(workspace, memo, progress, cache,
                                 {r.spec.name: r.snapshot for r in indexed}, resolved, writes)
-        key = result_key(workspace, selection, index) if cache is not None and not indexed else None
+        stores = cache is not None and not indexed and not asks_forge
+        key = result_key(workspace, selection, index) if stores else None
         if cache is not None and key is not None:
             stored = decode_result(cache.get_result(key))
             if stored is not None:
@@ -163,7 +180,15 @@ def run_check(
             built.append(build_graph(index, resolutions))
         return built[0]
 
-    ctx = CheckContext(index, resolutions, graph, tuple(claims), tuple(breaches), tuple(removed))
+    answers = None
+    if asks_forge:
+        from anchorcheck.check.issues import look_up
+
+        assert forge is not None
+        answers = look_up(workspace, index.references, forge.env, cache, require=forge.require,
+                          ttl=workspace.settings.forge_ttl, timeout=forge.timeout)
+    ctx = CheckContext(index, resolutions, graph, tuple(claims), tuple(breaches), tuple(removed),
+                       issues=answers.states if answers is not None else {})
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]
     suppressions = [s for snap in index.snapshots.values() for s in snap.suppressions]
     kept, unused = suppression.apply(raw, suppressions)
@@ -174,7 +199,10 @@ def run_check(
     findings = fingerprint(selection.apply_severity(f) for f in kept)
     if cache is not None and key is not None:
         cache.put_result(key, encode_result(findings, claims))
-    return CheckResult(workspace, index, findings, tuple(claims), resolutions, built[0] if built else None)
+    result = CheckResult(workspace, index, findings, tuple(claims), resolutions, built[0] if built else None)
+    if answers is not None:
+        result.forge_warnings = tuple(answers.warnings)
+    return result
 
 
 def _run(writes: list[Callable[[], None]]) -> None:

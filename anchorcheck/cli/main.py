@@ -25,7 +25,7 @@ from anchorcheck.report.text import render_json, render_text, safe_text
 if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
     # not need it (notes, rules) starts fast.
-    from anchorcheck.check.pipeline import CheckResult
+    from anchorcheck.check.pipeline import CheckResult, ForgeAccess
     from anchorcheck.index.cache import BlobCache
     from anchorcheck.index.crawl import Progress
     from anchorcheck.model.finding import FingerprintedFinding
@@ -221,11 +221,16 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
               help="Write every current finding to this baseline file.")
 @click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
               help="Only findings in, or caused by, files changed since REV.")
+@click.option("--forge", "forge_mode", type=click.Choice(["on", "require"]), is_flag=False, flag_value="on",
+              default=None, help="Ask the forges about issue references (AC106, AC107); on by default "
+                                 "when a token is set. require: a forge that fails is an error.")
+@click.option("--offline", is_flag=True, help="No forge calls at all.")
 @index_option
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
-          write_baseline: Path | None, changed_only: tuple[str, ...]) -> None:
+          write_baseline: Path | None, changed_only: tuple[str, ...], forge_mode: str | None,
+          offline: bool) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
@@ -235,7 +240,9 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs)
     selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
-    result = _run(ws, selection=selection)
+    result = _run(ws, selection=selection, forge=_forge_access(forge_mode, offline))
+    for warning in result.forge_warnings:
+        click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
     findings = list(result.findings)
     if changed_only:
         findings = only_changed(result, findings, changed_files(result, changed_only))
@@ -260,6 +267,21 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         threshold = Severity.parse(fail_on)
         if any(ff.finding.severity >= threshold for ff in findings):
             sys.exit(EXIT_FINDINGS)
+
+
+def _forge_access(mode: str | None, offline: bool) -> ForgeAccess | None:
+    """Whether a check asks the forges: --offline never; --forge always; else when a
+    token is in the environment."""
+    from anchorcheck.check.pipeline import ForgeAccess
+    from anchorcheck.forge.locate import has_token
+
+    if offline:
+        if mode is not None:
+            raise AnchorcheckError("--forge and --offline exclude each other")
+        return None
+    if mode is None and not any(has_token(kind, os.environ) for kind in ("github", "gitlab")):
+        return None
+    return ForgeAccess(dict(os.environ), require=mode == "require")
 
 
 def _format_targets(formats: tuple[str, ...], output: Path | None) -> list[tuple[str, Path | None]]:

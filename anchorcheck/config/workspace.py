@@ -33,6 +33,7 @@ _SETTING_KEYS = {
     "exclude": list,
     "extend-exclude": list,
     "ignore-targets": list,
+    "forge-ttl": int,
 }
 # `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
 _RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity"})
@@ -118,6 +119,8 @@ class Settings:
     # Regexes: a reference whose target, as written, matches one is not checked
     # (links into the rest of a site the repo is part of: loki's `/products/cloud/`).
     ignore_targets: tuple[str, ...] = ()
+    # Seconds a forge's answer about an issue is kept in the cache (AC106, AC107).
+    forge_ttl: int = 6 * 3600
 
     def excluded_in(self, spec: RepoSpec) -> tuple[str, ...]:
         """The patterns not read in `spec`'s repo, sorted and each once."""
@@ -312,6 +315,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
+        forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
         rules=Selection(
             select=parse_codes(_codes(rules, "select", path)),
             ignore=parse_codes(_codes(rules, "ignore", path) + _codes(rules, "disable", path)),

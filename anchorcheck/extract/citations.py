@@ -15,6 +15,7 @@ from urllib.parse import unquote
 
 from anchorcheck.extract import claims, triggers
 from anchorcheck.extract.headings import note_definition_spans
+from anchorcheck.extract.issues import find_issue_references
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.locations import PATH, REPO, RUN_START, looks_like_path
 from anchorcheck.extract.verbatim import Verbatim
@@ -211,6 +212,10 @@ def find_references(
             ref = _md_link_reference(joined, m, True)
             if ref is not None and free(m):
                 yield ref
+    # Issue references before URLs are set aside and before `PATH#slug`: `acme/api#12`
+    # is an issue, not the fragment `12` of the file `api`.
+    if "#" in text or "/issues/" in text or "/pull/" in text or "/merge_requests/" in text:
+        yield from find_issue_references(joined, free)
     # A URL's path and fragment are no file of ours (`tree/core/INSTALL.txt?h=8.3.x#n152`
     # read as the file `8.3.x`; blob URLs into the workspace were read above).
     if "://" in text:

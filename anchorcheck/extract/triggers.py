@@ -184,14 +184,16 @@ _WORD_END = compiled_on_use(r"\b")  # after `cf`: cf. and cf, but not cfg
 REFERENCE_PATTERN = (
     "|".join(f"{word}{_HEADING_NEXT}" for word in _LEADS) + f"|Note{_NOTE_NEXT}"
     + r"|[Cc]f\b|CF\b|[Dd]escribed|DESCRIBED|[Ee]xplained|EXPLAINED|§|\]\(|github\.com/"
-    + r"|\([ \t\n]*in[ \t\n]|\.[A-Za-z0-9]{1,10}#|\]:|" + claims.TRIGGER
+    + r"|\([ \t\n]*in[ \t\n]|\.[A-Za-z0-9]{1,10}#|\]:|/issues/|/pull/|/-/merge_requests/|#[0-9]|"
+    + claims.TRIGGER
 )
 INTEREST_PATTERN = f"{REFERENCE_PATTERN}|anchorcheck:"
 HADDOCK_PATTERN = INTEREST_PATTERN + r"|#[A-Za-z][\w-]*#"
 
 _HEADING_NEXT_RE = re.compile(_HEADING_NEXT)
 REFERENCE = AnyOf(
-    literals=("§", "](", "]:", "github.com/", "()", "restates", ":`"),
+    literals=("§", "](", "]:", "github.com/", "()", "restates", ":`", "/issues/", "/pull/",
+              "/-/merge_requests/"),
     followed=(("Note", re.compile(_NOTE_NEXT)), ("`", re.compile(r"[~!]?[A-Za-z_]\w*\.[A-Za-z_]"))),
     # `cf` as a word: found by its letters, not by `[Cc]f\b` tried at every c and C.
     folded=(*((word, frozenset(w for w in _LEADS if w.lower() == word), _HEADING_NEXT_RE)
@@ -200,7 +202,7 @@ REFERENCE = AnyOf(
               for word in ("described", "explained")),
             ("cf", frozenset(("cf", "Cf", "CF")), _WORD_END)),
     patterns=tuple(re.compile(p) for p in (r"\([ \t\n]*in[ \t\n]", r"\.[A-Za-z0-9]{1,10}#")),
-    numeric=(re.compile(r":\d"), re.compile(_AT_ON_LINE)),
+    numeric=(re.compile(r":\d"), re.compile(_AT_ON_LINE), re.compile(r"#[0-9]")),
     whole=LazyPattern(REFERENCE_PATTERN, _WHOLE_AFTER),
 )
 INTEREST = dataclasses.replace(

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from anchorcheck.model.issue import IssueState
+
 # The hidden first line of the advisory comment: how a later run finds it again.
 MARKER = "<!-- anchorcheck:merge-order -->"
 
@@ -41,21 +43,6 @@ class OpenChange:
 
 
 @dataclass(frozen=True, slots=True)
-class IssueState:
-    """An issue or a change, as the forge says it is now."""
-
-    number: int
-    state: str  # "open" or "closed" (a merged change is closed)
-    is_change: bool  # a pull or merge request
-    title: str
-    url: str
-
-    @property
-    def closed(self) -> bool:
-        return self.state == "closed"
-
-
-@dataclass(frozen=True, slots=True)
 class Comment:
     id: int
     body: str
@@ -67,6 +54,11 @@ class Forge(Protocol):
     repo: ForgeRepo
 
     def open_changes(self) -> list[OpenChange]: ...
+
+    def visible(self) -> bool:
+        """Whether the repository can be seen with this token (a 404 for an issue means
+        nothing when the repository itself answers 404)."""
+        ...
 
     def issue(self, number: int, change: bool | None = None) -> IssueState | None:
         """An issue or change by number (`change`: known to be one, or not; None: either);

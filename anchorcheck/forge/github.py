@@ -12,8 +12,9 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from anchorcheck.forge.base import Comment, ForgeRepo, IssueState, OpenChange
-from anchorcheck.forge.http import ForgeError, ForgeNotFound, Http
+from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange
+from anchorcheck.forge.http import ForgeError, ForgeGone, ForgeNotFound, ForgeUnavailable, Http
+from anchorcheck.model.issue import IssueState
 
 _PAGE = 100  # asked for; the server may send fewer, and Link says where the rest are
 
@@ -44,9 +45,20 @@ class GitHub:
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ForgeError(f"{self.repo}: a pull request not as GitHub documents it ({exc!r})") from None
 
+    def visible(self) -> bool:
+        try:
+            self.http.get(self._base)
+        except ForgeNotFound:
+            return False
+        return True
+
     def issue(self, number: int, change: bool | None = None) -> IssueState | None:
         try:
             doc = self.http.get(f"{self._base}/issues/{number}").body
+        except ForgeGone as gone:
+            if "disabled" in str(gone).lower():  # the repo has its issues off: nothing is known
+                raise ForgeUnavailable(f"{self.repo}: issues are turned off there") from None
+            return None  # deleted
         except ForgeNotFound:
             return None
         try:

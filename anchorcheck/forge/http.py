@@ -47,7 +47,11 @@ class ForgeDenied(ForgeError):
 
 
 class ForgeNotFound(ForgeError):
-    """404 (or 410): no such repository, or a private one the token cannot see."""
+    """404: no such thing, or a private one the token cannot see."""
+
+
+class ForgeGone(ForgeNotFound):
+    """410: deleted, transferred, or (GitHub) a repository with its issues turned off."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +182,9 @@ class Http:
             return _Retry(detail)
         if status == 401 or status == 403:
             return ForgeDenied(f"{detail}: the token is missing or may not do this")
-        if status in (404, 410):
+        if status == 410:
+            return ForgeGone(detail)
+        if status == 404:
             return ForgeNotFound(detail)
         return ForgeError(detail)
 

@@ -16,6 +16,12 @@ class RefKind(StrEnum):
     LINES = "lines"  # a line claim: a file and a line range, maybe with the text claimed there
     SYMBOL = "symbol"  # a symbol claim: the file defines `name`
     FACT = "restates"  # a restated value: `claim` (a literal) equals the fact `name` of the file
+    # An issue or change on a forge: `name` its number, `target_repo` REPO, OWNER/NAME or
+    # (a URL's) its path, `target_path` a URL's host; `claim` "pending" when waited on.
+    ISSUE = "issue"
+
+
+_NAMED = (RefKind.HEADING, RefKind.NOTE, RefKind.SLUG, RefKind.SYMBOL, RefKind.FACT, RefKind.ISSUE)
 
 
 @by_constructor
@@ -54,7 +60,7 @@ class Reference:
         via_url: bool = False,
         claim: str | None = None,
     ) -> Reference:
-        if kind in (RefKind.HEADING, RefKind.NOTE, RefKind.SLUG, RefKind.SYMBOL, RefKind.FACT) and not name:
+        if kind in _NAMED and not name:
             raise ValueError(f"a {kind} reference needs a name")
         if line < 1 or col < 0:
             raise ValueError(f"bad reference position {line}:{col}")

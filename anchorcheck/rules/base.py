@@ -3,11 +3,13 @@ git or files."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.model.issue import IssueState
+from anchorcheck.model.reference import Reference
 from anchorcheck.model.suppression import Suppression
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
@@ -34,6 +36,9 @@ class CheckContext:
     contracts: tuple[ContractBreach, ...] = ()
     removed: tuple[RemovedMention, ...] = ()
     unused_suppressions: tuple[Suppression, ...] = ()
+    # Issue references and what the forge said of each (None: no such issue); empty
+    # when no forge was asked (check/issues.py).
+    issues: Mapping[Reference, IssueState | None] = field(default_factory=dict)
 
     def failed_claims(self, code: str) -> Iterator[ClaimCheck]:
         return (c for c in self.claims if c.code == code)

@@ -266,10 +266,12 @@ class Forge:
         parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
         if parts[:2] == ["api", "v4"]:
             return self._gitlab(method, parts[2:], query, body)
-        if parts[0] != "repos" or len(parts) < 4:
+        if parts[0] != "repos" or len(parts) < 3:
             raise KeyError(path)
         repo = self.github[f"{parts[1]}/{parts[2]}"]
         rest = parts[3:]
+        if method == "GET" and not rest:
+            return 200, _repository(repo.path), {}
         if method == "GET" and rest == ["pulls"]:
             pulls = [p for p in repo.pulls if query.get("state", "open") in ("open", "all")]
             return self._page(path, query, pulls)
@@ -305,10 +307,12 @@ class Forge:
 
     def _gitlab(self, method: str, parts: list[str], query: dict[str, str], body: Any,
                 ) -> tuple[int, Any, dict[str, str]]:
-        if parts[0] != "projects" or len(parts) < 3:
+        if parts[0] != "projects" or len(parts) < 2:
             raise KeyError(parts)
         project = self.gitlab[parts[1]]
         rest = parts[2:]
+        if method == "GET" and not rest:
+            return 200, {"id": project.id, "path_with_namespace": project.path}, {}
         if method == "GET" and rest == ["merge_requests"]:
             mrs = [m for m in project.merge_requests if query.get("state", "opened") in ("opened", "all")]
             return self._page("/api/v4/projects/" + urllib.parse.quote(project.path, safe="") + "/merge_requests",
