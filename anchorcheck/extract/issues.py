@@ -29,10 +29,12 @@ _SHORT = compiled_on_use(
     r"(?<![\w/#.:&-])(?:(?P<owner>[A-Za-z0-9][\w.-]{0,38})/)?(?P<repo>[A-Za-z0-9_][\w.-]{0,99})?"
     r"#(?P<n>[1-9][0-9]{0,8})(?![\w#])")
 # What makes a bare #N an issue: a word right before it, or parentheses around it.
+# ("for #1 and #3", "after #2", "at #1" in git's and pip's comments are list items and
+# steps: prepositions alone are no cue.)
 _BARE_CUE = compiled_on_use(
     r"(?i:\b(?:see|issue|issues|bug|pr|pull request|mr|ticket|fix|fixes|fixed|close|closes|closed|resolve|"
-    r"resolves|resolved|ref|refs|per|in|for|pending|until|on|to|by|tracked in|tracked by|"
-    r"after|once|awaiting|cf\.?)[ \t:]*|\([ \t]*)$")
+    r"resolves|resolved|refs?|pending|until|blocked on|blocked by|tracked in|tracked by|awaiting|"
+    r"cf\.?)[ \t:]*|\([ \t]*)$")
 # The wording of a reference still waited on: before it, in its sentence.
 _PENDING = compiled_on_use(
     r"(?i:\bpending\b|\buntil\b|\bblocked[ \t\n]+(?:on|by)\b|\bdeferred[ \t\n]+(?:to|until)\b|"

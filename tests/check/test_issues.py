@@ -112,3 +112,11 @@ def test_issue_reference_forms() -> None:
         (5, "backend", "19222", "pending"),
     ]
     assert refs[3].via_url and refs[3].target_path == "github.com"
+
+
+def test_list_items_and_steps_are_no_issue_references() -> None:
+    text = ("# For #1 and #3 there could be odd cases; we may have both after #2.\n"
+            "# The common prefix at #1 is empty. Colour #333333, item #7.\n"
+            "# Regression test for the bug (#1024); see issue #1990.\nx = 1\n")
+    refs = [r for r in extract(text, "python", ExtractOptions()).references if r.kind is RefKind.ISSUE]
+    assert sorted(r.name for r in refs) == ["1024", "1990"]
