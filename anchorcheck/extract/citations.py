@@ -18,6 +18,7 @@ from anchorcheck.extract.headings import note_definition_spans
 from anchorcheck.extract.issues import find_issue_references
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.locations import PATH, REPO, RUN_START, looks_like_path
+from anchorcheck.extract.modules import is_module
 from anchorcheck.extract.verbatim import Verbatim
 from anchorcheck.model.anchor import fold_space
 from anchorcheck.model.comment import Comment, JoinedText
@@ -67,6 +68,9 @@ _FRAGMENT_HINT = compiled_on_use(r"\.[A-Za-z0-9]{1,10}#")
 # (Not a Markdown link: vite's `::: tip Note` over a line that opens with
 # ``[`server.sourcemapIgnoreList`](#...)``.)
 _NOTE = compiled_on_use(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{1,200})?)\](?!\()")
+# What may follow a Note's name: where it is, `in PATH` or `in Module.Name`.
+_NOTE_IN = compiled_on_use(
+    r"[ \t]*(?:\n[ \t]*(?:[#*>]+|//+|--+|;+|\{-)?[ \t]*)?in[ \t\n]+(?P<loc>[\w./'-]{2,200})")
 _MD_LINK = compiled_on_use(
     r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
 )
@@ -79,9 +83,15 @@ _MD_REF_DEF = compiled_on_use(
     r"""(?=(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$)"""
 )
 _URL = compiled_on_use(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
+# A file in a repo on a forge, at a ref: GitHub's blob and tree pages, its raw files,
+# GitLab's /-/blob/ pages (a group may nest); then the fragment, `#L12-L20` or a slug.
 _BLOB_URL = compiled_on_use(
-    r"https?://github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?:blob|tree)/"
-    r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})(?:#L(?P<l1>\d+)(?:-L(?P<l2>\d+))?)?"
+    r"https?://(?:github\.com/(?P<owner>[\w.-]{1,100})/(?P<name>[\w.-]{1,100})/(?P<page>blob|tree)/"
+    r"|raw\.githubusercontent\.com/(?P<rowner>[\w.-]{1,100})/(?P<rname>[\w.-]{1,100})/"
+    r"|[\w.-]{1,100}/(?:[\w.-]{1,100}/){0,5}?(?P<gowner>[\w.-]{1,100})/(?P<gname>[\w.-]{1,100})"
+    r"/-/(?P<gpage>blob|tree)/)"
+    r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})"
+    r"(?:#(?:L(?P<l1>\d+)(?:-L(?P<l2>\d+))?(?![\w-])|(?P<frag>[^\s)>\]\"'`]{1,300})))?"
 )
 # The branch names a repo's default branch goes by, and `HEAD` (GitHub's name for it).
 _MOVING_REFS = frozenset({"main", "master", "trunk", "develop", "development", "dev", "head"})
@@ -182,8 +192,9 @@ def find_references(
             name = fold_space(_GUTTER.sub(" ", m.group("name")))
             # `Note [ ]` names nothing (no reference; the file's others are still read)
             if name and free(m):
-                yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name)
-    if "github.com/" in text:
+                yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name,
+                                     target_path=_note_location(text, m.end()))
+    if "github.com/" in text or "githubusercontent.com/" in text or "/-/blob/" in text or "/-/tree/" in text:
         for m in _BLOB_URL.finditer(text):
             # A URL at a sha, a tag or a release branch is pinned: what it shows there
             # holds whatever the branch checked now says (loki's `tree/v1.3.0/docs/
@@ -255,6 +266,16 @@ _SNIPPET = compiled_on_use(r"(?m)^[ \t]*<<<[ \t]+\Z")
 
 # What a `PATH#...` fragment claims of a file (not a heading it names).
 _FILE_CLAIMS = (RefKind.LINES, RefKind.SLUG)
+
+
+def _note_location(text: str, end: int) -> str | None:
+    """The place after a Note's name (`in typecheck/TcRnDriver.hs`, `in GHC.Tc.Module`,
+    `in MkId`); "in the typechecker" names none."""
+    m = _NOTE_IN.match(text, end)
+    if m is None:
+        return None
+    loc = m.group("loc").rstrip(".,;:'-")
+    return loc if is_module(loc) or (looks_like_path(loc) and ("/" in loc or "." in loc)) else None
 
 
 def _flat(text: str) -> str:
@@ -352,7 +373,7 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
     span = claims.line_range(lines.group(1), lines.group(2)) if lines else None
     if span is not None:
         return Reference.make(RefKind.LINES, line, col, text, target_path=path, relative=True,
-                              lines=span)
+                              lines=span, claim=link_text_claim(m.group(0), m.group(0).find("](") + 2))
     if lines:
         return Reference.make(RefKind.PATH, line, col, text, target_path=path, relative=True)
     if frag:
@@ -365,13 +386,47 @@ def _blob_url_reference(joined: JoinedText, m: re.Match[str]) -> Reference:
     line, col = joined.locate(m.start())
     # The repo is kept as `owner/name`; the resolver maps it to a workspace repo by
     # name or configured URL, and ignores the link when none matches.
-    repo = f"{m.group('owner')}/{m.group('name')}"
+    owner = m.group("owner") or m.group("rowner") or m.group("gowner")
+    repo = f"{owner}/{m.group('name') or m.group('rname') or m.group('gname')}"
     # (ty's generated rules page links `blob/main/crates%2Fty_python_semantic%2F...`.)
     path = unquote(m.group("path").rstrip(".,;:"))
     span = claims.line_range(m.group("l1"), m.group("l2")) if m.group("l1") else None
+    text = m.group(0)
     if span is not None:
-        return Reference.make(RefKind.LINES, line, col, m.group(0), target_repo=repo,
-                              target_path=path, lines=span,
-                              via_url=True, claim=claims.claimed_text(joined.text, m.start()))
-    return Reference.make(RefKind.PATH, line, col, m.group(0), target_repo=repo,
+        claim = link_text_claim(joined.text, m.start()) or claims.claimed_text(joined.text, m.start())
+        return Reference.make(RefKind.LINES, line, col, text, target_repo=repo,
+                              target_path=path, lines=span, via_url=True, claim=claim)
+    frag = unquote(m.group("frag") or "").rstrip(".,;:")
+    if frag and "tree" not in (m.group("page"), m.group("gpage")):
+        # A heading of a Markdown file in another repo, cited as people cite one: by
+        # its page's URL. Checked as a relative link to it is.
+        return Reference.make(RefKind.SLUG, line, col, text, name=frag, target_repo=repo,
+                              target_path=path, via_url=True)
+    return Reference.make(RefKind.PATH, line, col, text, target_repo=repo,
                           target_path=path, via_url=True)
+
+
+# `[VolumeError](https://.../types.go#L219)`: the text of a link that ends where the
+# URL starts, when it is code (a code span, or a name shaped as code).
+_LINK_TEXT_BEFORE = compiled_on_use(r"\[(?P<text>[^\[\]\n]{1,200})\]\([ \t]*<?\Z")
+_CALL = compiled_on_use(r"(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)")
+
+
+def link_text_claim(text: str, start: int) -> str | None:
+    """The code a link's text names, claimed to stand on the lines it links to: a code
+    span's content, an identifier, a dotted or `::` path, or a call (`f()` claims `f`).
+    Prose link text ("the handler") claims nothing."""
+    m = _LINK_TEXT_BEFORE.search(text, max(0, start - 220), start)
+    if m is None:
+        return None
+    said = m.group("text").strip()
+    if len(said) > 2 and said.startswith("`") and said.endswith("`"):
+        inner = said.strip("`").strip()
+        return inner or None
+    call = _CALL.fullmatch(said)
+    if call is not None:
+        return call.group("name")
+    if _CODE_NAME.fullmatch(said) and (_CODE_SHAPE.search(said) or "." in said or "::" in said
+                                       or said[:1].isupper()):
+        return said
+    return None

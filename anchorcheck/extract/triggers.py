@@ -184,7 +184,8 @@ _WORD_END = compiled_on_use(r"\b")  # after `cf`: cf. and cf, but not cfg
 REFERENCE_PATTERN = (
     "|".join(f"{word}{_HEADING_NEXT}" for word in _LEADS) + f"|Note{_NOTE_NEXT}"
     + r"|[Cc]f\b|CF\b|[Dd]escribed|DESCRIBED|[Ee]xplained|EXPLAINED|§|\]\(|github\.com/"
-    + r"|\([ \t\n]*in[ \t\n]|\.[A-Za-z0-9]{1,10}#|\]:|/issues/|/pull/|/-/merge_requests/|#[0-9]|"
+    + r"|\([ \t\n]*in[ \t\n]|\.[A-Za-z0-9]{1,10}#|\]:|/issues/|/pull/|/-/merge_requests/|#[0-9]"
+    + r"|githubusercontent\.com/|/-/blob/|/-/tree/|"
     + claims.TRIGGER
 )
 INTEREST_PATTERN = f"{REFERENCE_PATTERN}|anchorcheck:"
@@ -193,7 +194,7 @@ HADDOCK_PATTERN = INTEREST_PATTERN + r"|#[A-Za-z][\w-]*#"
 _HEADING_NEXT_RE = re.compile(_HEADING_NEXT)
 REFERENCE = AnyOf(
     literals=("§", "](", "]:", "github.com/", "()", "restates", ":`", "/issues/", "/pull/",
-              "/-/merge_requests/"),
+              "/-/merge_requests/", "githubusercontent.com/", "/-/blob/", "/-/tree/"),
     followed=(("Note", re.compile(_NOTE_NEXT)), ("`", re.compile(r"[~!]?[A-Za-z_]\w*\.[A-Za-z_]"))),
     # `cf` as a word: found by its letters, not by `[Cc]f\b` tried at every c and C.
     folded=(*((word, frozenset(w for w in _LEADS if w.lower() == word), _HEADING_NEXT_RE)

@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from anchorcheck.check.pipeline import CheckResult
+from anchorcheck.extract.modules import is_module, module_of
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.model.reference import Reference
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.resolver import Status
 
 
@@ -68,6 +69,8 @@ def planned_edits(result: CheckResult) -> list[Edit]:
 def _location_like(ref: Reference, repo: str, path: str) -> str:
     """The new location, written the way the old one was."""
     written = ref.target_path or ""
+    if ref.kind is RefKind.NOTE and is_module(written):
+        return module_of(path) or path  # a module named, a module written
     if ref.target_repo:
         return f"{repo}:{path}"
     if written.startswith(f"{repo}/") or (repo != ref.repo and "/" in written and

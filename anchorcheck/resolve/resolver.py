@@ -17,6 +17,7 @@ from anchorcheck.config.workspace import RepoSpec, remote_slug
 from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
@@ -681,9 +682,21 @@ class Resolver:
             return Resolution(ref, Status.DANGLING, suggestions=tuple(suggestions))
         return Resolution(ref, Status.EXTERNAL)
 
+    @staticmethod
+    def _note_in(anchor: Anchor, written: str) -> bool:
+        """Whether a Note defined at `anchor` is in the place written after it."""
+        if is_module(written):
+            return defines_module(anchor.path, written)
+        path = written.removeprefix("./")
+        return anchor.path == path or anchor.path.endswith("/" + path)
+
     def _note(self, ref: Reference) -> Resolution:
         name = ref.name or ""
         found = self.index.notes.get(name)
+        if found and ref.target_path and not any(self._note_in(a, ref.target_path) for a in found):
+            # `Note [X] in typecheck/TcRnDriver.hs`, `in MkId`: the Note is elsewhere (a
+            # module renamed, a Note moved), or the place names no file at all.
+            return Resolution(ref, Status.WRONG_LOCATION, tuple(found))
         if found:
             return Resolution(ref, Status.RESOLVED, tuple(found))
         return Resolution(ref, Status.DANGLING, suggestions=tuple(self._suggest_note(name)))

@@ -1,0 +1,86 @@
+"""Links as people write them across repos: blob-URL fragments, raw and GitLab URLs,
+and `#L` links whose text names code."""
+
+from __future__ import annotations
+
+from tests.conftest import WorkspaceBuilder, run_cli
+
+GUIDE = "# Guide\n\n## Install\n\nRun it.\n"
+TYPES = "package v1\n\n// types\n\ntype VolumeError struct{}\n"
+README = """\
+# App
+
+- [install](https://github.com/acme/docs/blob/main/guide.md#install)
+- [gone](https://github.com/acme/docs/blob/main/guide.md#instal)
+- [VolumeError](https://github.com/acme/api/blob/main/types.go#L5)
+- [`VolumeError`](https://github.com/acme/api/blob/main/types.go#L3)
+- [raw](https://raw.githubusercontent.com/acme/docs/main/missing.md)
+- [gitlab](https://gitlab.com/acme/docs/-/blob/main/guide.md#nowhere)
+- [pinned](https://github.com/acme/docs/blob/0123456789abcdef0123456789abcdef01234567/guide.md#old)
+- [elsewhere](https://github.com/someone/else/blob/main/guide.md#whatever)
+"""
+
+
+def workspace(ws: WorkspaceBuilder) -> None:
+    ws.repo("docs", {"guide.md": GUIDE})
+    ws.repo("api", {"types.go": TYPES})
+    ws.repo("app", {"README.md": README})
+    config = ws.config()
+    text = config.read_text()
+    for name in ("docs", "api"):
+        text = text.replace(f'name = "{name}"\n', f'name = "{name}"\nurl = "https://github.com/acme/{name}"\n')
+    config.write_text(text)
+
+
+def test_blob_url_fragments_raw_and_gitlab_urls_are_checked(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    r = run_cli("check", "--fail-on", "never", cwd=ws.root)
+    lines = [x for x in r.out.splitlines() if x.startswith("app:")]
+    got = sorted((x.split(":")[2], x.split()[1]) for x in lines)
+    # 4: a fragment the page lacks; 6: the code the link names moved; 7: no such file;
+    # 8: GitLab's blob URL (its repo mapped by owner/name), a fragment the page lacks.
+    assert got == [("4", "AC101"), ("6", "AC201"), ("7", "AC105"), ("8", "AC101")], r.out
+    assert "did you mean 'install'" in next(x for x in lines if ":4:" in x)
+    moved = next(x for x in lines if ":6:" in x)
+    assert "VolumeError" in moved and "5" in moved
+
+
+def test_fix_rewrites_the_lines_of_a_link_whose_code_moved(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    r = run_cli("fix", "--dry-run", cwd=ws.root)
+    assert "-- [`VolumeError`](https://github.com/acme/api/blob/main/types.go#L3)" in r.out, r.out + r.err
+    assert "+- [`VolumeError`](https://github.com/acme/api/blob/main/types.go#L5)" in r.out
+
+
+NOTE_DEF = """\
+module GHC.Tc.Module where
+
+{- Note [Tidy the result]
+~~~~~~~~~~~~~~~~~~~~~~~~~
+We tidy before we finish.
+-}
+x = 1
+"""
+NOTE_CITES = """\
+module GHC.Driver.Main where
+-- See Note [Tidy the result] in GHC.Tc.Module, which is right,
+-- and Note [Tidy the result] in compiler/GHC/Tc/Module.hs, also right.
+-- But Note [Tidy the result] in typecheck/TcRnDriver.hs names no file now,
+-- and Note [Tidy the result] in GHC.Types.Id.Make is the wrong module,
+-- and Note [Tidy the result] in TcRnDriver is the module before the rename.
+-- Note [Tidy the result] in the typechecker says no place.
+y = 2
+"""
+
+
+def test_the_place_after_a_note_is_checked(ws: WorkspaceBuilder) -> None:
+    ws.repo("ghc", {"compiler/GHC/Tc/Module.hs": NOTE_DEF, "compiler/GHC/Driver/Main.hs": NOTE_CITES,
+                    "compiler/GHC/Types/Id/Make.hs": "module GHC.Types.Id.Make where\n"})
+    ws.config()
+    r = run_cli("check", "--fail-on", "never", cwd=ws.root)
+    found = sorted((x.split(":")[2], x.split()[1]) for x in r.out.splitlines() if x.startswith("ghc:"))
+    assert found == [("4", "AC102"), ("5", "AC102"), ("6", "AC102")], r.out
+    assert "it is defined at ghc:compiler/GHC/Tc/Module.hs:3" in r.out
+    fix = run_cli("fix", "--dry-run", cwd=ws.root)
+    assert "+-- and Note [Tidy the result] in GHC.Tc.Module is the module before the rename." in fix.out, fix.out
+    assert "+-- But Note [Tidy the result] in compiler/GHC/Tc/Module.hs names no file now," in fix.out
