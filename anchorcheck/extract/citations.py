@@ -71,8 +71,14 @@ _NOTE = compiled_on_use(r"Note[ \t\n]*\[(?P<name>[^\[\]\n]{1,200}(?:\n[^\[\]\n]{
 # What may follow a Note's name: where it is, `in PATH` or `in Module.Name`.
 _NOTE_IN = compiled_on_use(
     r"[ \t]*(?:\n[ \t]*(?:[#*>]+|//+|--+|;+|\{-)?[ \t]*)?in[ \t\n]+(?P<loc>[\w./'-]{2,200})")
+# A Markdown link as CommonMark reads one: its text may hold brackets (`[a [b] c]`) and
+# wrap onto the next lines; its target may be `<...>` or empty; its title may be in
+# "", '' or (), and spaces may stand before the `)`. (Each repeat of the text's inner
+# part starts with `[` or a line break, so no run can be split two ways: linear.)
 _MD_LINK = compiled_on_use(
-    r"\[(?:[^\]\n]{0,300})\]\((?P<target>[^()\[\]\s]{1,500})(?:[ \t]+\"[^\"\n]{0,300}\")?\)"
+    r"\[(?P<label>[^\[\]\n]{0,300}(?:(?:\n(?![ \t]*\n)|\[[^\[\]\n]{0,300}\])[^\[\]\n]{0,300}){0,10})\]"
+    r"\([ \t]*(?P<target><[^<>\n]{0,500}>|[^()\[\]\s]{0,500})"
+    r"(?:[ \t\n]+(?:\"[^\"\n]{0,300}\"|'[^'\n]{0,300}'|\([^()\n]{0,300}\)))?[ \t]*\)"
 )
 # A Markdown link reference definition, `[label]: target "title"`, on its own line.
 _MD_REF_DEF = compiled_on_use(
@@ -352,6 +358,13 @@ _CODE_NAME = compiled_on_use(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 
 def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:
     target = m.group("target").strip("<>")
+    if not target:
+        # `[the guide]()` goes nowhere (AC105); mkdocs-autorefs' `[](){#id}` is an anchor.
+        label = m.groupdict().get("label") or ""
+        if in_markdown and label.strip() and not m.string.startswith("{", m.end()):
+            line, col = joined.locate(m.start())
+            return Reference.make(RefKind.PATH, line, col, _flat(m.group(0)), target_path="", relative=True)
+        return None
     if _SCHEME.match(target):
         return None  # a URL (blob URLs into the workspace are read separately)
     if any(ch in target for ch in "{}$<>|*") or _PLACEHOLDER.fullmatch(target):

@@ -116,8 +116,9 @@ _ATTRIBUTES = compiled_on_use(rf"[ \t]*{_ID_LIST}[ \t]*$")
 _MYST_TARGET = compiled_on_use(r" {0,3}\(([^()\s]{1,200})\)=[ \t]*")
 # mkdocs-autorefs' anchor: an empty link given an id, `[](){#typeddict}`.
 _ANCHOR_LINE = compiled_on_use(rf"[ \t]*(?:\[\]\(\))?{_ID_LIST}[ \t]*")
+# (Quoted or not: `<a name=install>` is an anchor too, as HTML and GitHub read it.)
 _HTML_ID = compiled_on_use(
-    r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*["']([^"'<>]+)["']""")
+    r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*(?:["']([^"'<>]+)["']|([^\s"'<>=`]+))""")
 
 
 def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
@@ -135,8 +136,9 @@ def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
         if not found and "=" in line and "<" in line:
             found = list(_HTML_ID.finditer(line))
         for m in found:
-            name = m.group(1)
-            yield Anchor.make(name, AnchorKind.MARKDOWN, n + 1, m.start(1), name)
+            group = 1 if m.group(1) is not None else 2
+            name = m.group(group)
+            yield Anchor.make(name, AnchorKind.MARKDOWN, n + 1, m.start(group), name)
 
 
 def document_lines(lines: list[str]) -> list[str]:
@@ -146,11 +148,22 @@ def document_lines(lines: list[str]) -> list[str]:
 
 
 def _comment(lines: list[str], block: Block) -> Comment:
-    body = tuple(
-        CommentLine(n + 1, 0, lines[n].rstrip("\r"))
-        for n in range(block.start, min(block.end, len(lines)))
-    )
+    texts = [lines[n].rstrip("\r") for n in range(block.start, min(block.end, len(lines)))]
+    if any("<!--" in t for t in texts):
+        texts = _without_html_comments(texts)
+    body = tuple(CommentLine(block.start + 1 + i, 0, t) for i, t in enumerate(texts))
     return Comment(body or (CommentLine(block.start + 1, 0, ""),), own_line=True, kind=block.kind)
+
+
+_HTML_COMMENT = compiled_on_use(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
+def _without_html_comments(texts: list[str]) -> list[str]:
+    """The lines with `<!-- ... -->` blanked (spaces, line breaks kept): what an HTML
+    comment holds is not rendered, so its links are no links."""
+    joined = "\n".join(texts)
+    blanked = _HTML_COMMENT.sub(lambda m: "".join(ch if ch == "\n" else " " for ch in m.group(0)), joined)
+    return blanked.split("\n")
 
 
 @dataclass(slots=True)

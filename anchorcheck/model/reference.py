@@ -64,7 +64,9 @@ class Reference:
             raise ValueError(f"a {kind} reference needs a name")
         if line < 1 or col < 0:
             raise ValueError(f"bad reference position {line}:{col}")
-        if kind in (RefKind.PATH, RefKind.SYMBOL, RefKind.FACT) and not target_path:
+        # (An empty Markdown link, `[x]()`, is a PATH to "": a link that goes nowhere.)
+        if kind in (RefKind.PATH, RefKind.SYMBOL, RefKind.FACT) and not target_path \
+                and not (kind is RefKind.PATH and relative and target_path == ""):
             raise ValueError(f"a {kind} reference needs a path")
         if lines is not None and not 1 <= lines[0] <= lines[1]:
             raise ValueError(f"bad line range {lines}")

@@ -350,6 +350,8 @@ class Resolver:
     def resolve(self, ref: Reference) -> Resolution:
         if ref.kind is RefKind.ISSUE:  # on a forge, not in the workspace: AC106/AC107 ask it
             return Resolution(ref, Status.EXTERNAL)
+        if ref.kind is RefKind.PATH and ref.target_path == "":  # `[x]()`
+            return Resolution(ref, Status.DANGLING_PATH)
         if ref.kind is RefKind.NOTE:
             return self._note(ref)
         if self._ignored is not None and ref.target_path is not None:

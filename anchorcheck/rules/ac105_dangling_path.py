@@ -21,6 +21,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """
     for res in ctx.resolutions(Status.DANGLING_PATH):
         ref = res.reference
+        if ref.target_path == "":
+            yield self.at(res, "an empty link target: the link goes nowhere")
+            continue
         if res.files:
             repo, path = res.files[0]
             where = f"{path} in repo {repo}"

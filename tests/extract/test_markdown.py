@@ -104,3 +104,17 @@ def test_ids_given_by_hand_are_anchors() -> None:
         ("field-after-validator", "field-after-validator", 9), ("typeddict", "typeddict", 11),
         ("config", "config", 18),
     ]
+
+
+def test_links_as_commonmark_reads_them() -> None:
+    """Wrapped link text, brackets inside it, '' and () titles, a space before `)`,
+    an empty target; nothing inside an HTML comment; `name=` unquoted."""
+    doc = ("# Title\n\nSee [the long\nguide](docs/guide.md#setup), [a [nested] text](b.md 'single'),\n"
+           "[sp](c.md ), [paren](d.md (title)), [empty]() and [](){#autoref}.\n\n"
+           "<!-- [hidden](nowhere.md)\n[also hidden](nowhere2.md) -->\n"
+           "Text <!-- inline [hid](no.md) --> [shown](e.md).\n\n<a name=install></a>\n")
+    result = extract(doc, "markdown", ExtractOptions())
+    refs = [(r.line, r.target_path, r.name) for r in result.references]
+    assert refs == [(3, "docs/guide.md", "setup"), (4, "b.md", None), (5, "c.md", None), (5, "d.md", None),
+                    (5, "", None), (9, "e.md", None)]
+    assert [a.name for a in result.anchors] == ["Title", "install"]

@@ -84,3 +84,11 @@ def test_the_place_after_a_note_is_checked(ws: WorkspaceBuilder) -> None:
     fix = run_cli("fix", "--dry-run", cwd=ws.root)
     assert "+-- and Note [Tidy the result] in GHC.Tc.Module is the module before the rename." in fix.out, fix.out
     assert "+-- But Note [Tidy the result] in compiler/GHC/Tc/Module.hs names no file now," in fix.out
+
+
+def test_an_empty_link_goes_nowhere(ws: WorkspaceBuilder) -> None:
+    ws.repo("docs", {"README.md": "# Docs\n\nRead [the guide]() first; [](){#anchor} is an anchor.\n"})
+    ws.config()
+    r = run_cli("check", "--fail-on", "never", cwd=ws.root)
+    assert "docs:README.md:3:6: AC105 an empty link target: the link goes nowhere" in r.out, r.out
+    assert r.out.count("AC105") == 1
