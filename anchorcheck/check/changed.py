@@ -7,7 +7,7 @@ removed in a changed file makes a citation in an untouched file dangle.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from anchorcheck.check.pipeline import CheckResult
 from anchorcheck.errors import ConfigError, GitError
@@ -17,8 +17,11 @@ from anchorcheck.model.finding import FingerprintedFinding
 FileId = tuple[str, str]
 
 
-def changed_files(result: CheckResult, revs: Sequence[str]) -> set[FileId]:
-    """`REV` applies to every repo where it resolves; `REPO=REV` to one repo."""
+def changed_files(result: CheckResult, revs: Sequence[str],
+                  warn: Callable[[str], None] = lambda _: None) -> set[FileId]:
+    """`REV` applies to every repo where it resolves; `REPO=REV` to one repo. A REV
+    that resolves in no repo is an error (a typo must not turn CI green with "no
+    problems"), and one missing from some repos is a warning that names them."""
     per_repo: dict[str, str] = {}
     every: str | None = None
     for item in revs:
@@ -30,6 +33,8 @@ def changed_files(result: CheckResult, revs: Sequence[str]) -> set[FileId]:
         else:
             every = item
     out: set[FileId] = set()
+    missing: list[str] = []
+    found = False
     for spec in result.workspace.repos:
         rev = per_repo.get(spec.name, every)
         if rev is None:
@@ -41,9 +46,15 @@ def changed_files(result: CheckResult, revs: Sequence[str]) -> set[FileId]:
         except GitError:
             if spec.name in per_repo:
                 raise
-            continue  # a shared REV need not exist in every repo
+            missing.append(spec.name)  # a shared REV need not exist in every repo
+            continue
+        found = True
         base = git.merge_base(since, commit) or since
         out.update((spec.name, path) for path in git.changed_paths(base, commit))
+    if every is not None and not found and not per_repo:
+        raise ConfigError(f"--changed-only {every!r} names no commit in any repo of the workspace")
+    if every is not None and missing:
+        warn(f"--changed-only {every!r} is not in {', '.join(missing)}: nothing there counts as changed")
     return out
 
 

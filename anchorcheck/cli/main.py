@@ -52,6 +52,9 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
                      help="Processes that scan files (default 0: one per core; 1: none)."),
         click.option("--verbose", "-v", is_flag=True,
                      help="Say on stderr which files were skipped and why, and where repos are."),
+        click.option("--allow-missing", is_flag=True,
+                     help="Leave out, with a warning, configured repos that are missing or not git "
+                          "repositories (default: an error, exit 2)."),
         click.option("--exclude", "exclude", multiple=True, metavar="PATTERN",
                      help="Do not read paths matching PATTERN (gitignore-like), besides the "
                           "configured ones (default: vendor/, node_modules/, testdata/). Repeatable."),
@@ -61,7 +64,8 @@ def workspace_options(fn: Callable[..., Any]) -> Any:
     def command(*args: Any, **kwargs: Any) -> Any:
         # These reach the pipeline through the click context (see _run), not every
         # command's signature.
-        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs", "index_files", "exclude"):
+        for name in ("cache_dir", "no_cache", "quiet", "verbose", "jobs", "index_files", "exclude",
+                     "allow_missing"):
             kwargs.pop(name, None)
         return fn(*args, **kwargs)
 
@@ -159,6 +163,8 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
     ctx = click.get_current_context()
     index_files = ctx.params.get("index_files") or ()
     ws = load_workspace(config, repos, refs, current_repo=not index_files)
+    if ctx.params.get("allow_missing"):
+        ws = _without_missing(ws)
     extra = ctx.params.get("exclude") or ()
     if extra:
         from anchorcheck.config.excludes import check_patterns
@@ -183,6 +189,25 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
             click.echo(f"anchorcheck: repo {safe_text(spec.name)} = {safe_text(str(spec.path))} "
                        f"at {safe_text(spec.ref)}", err=True)
     return ws
+
+
+def _without_missing(ws: Workspace) -> Workspace:
+    """--allow-missing: the repos that are there; a warning for each that is not."""
+    from anchorcheck.errors import GitError
+    from anchorcheck.git.repo import find_git_dir
+
+    kept = []
+    for spec in ws.repos:
+        try:
+            find_git_dir(spec.path)
+        except GitError as exc:
+            click.echo(f"anchorcheck: warning: repo {safe_text(spec.name)} left out (--allow-missing): "
+                       f"{safe_text(str(exc))}", err=True)
+            continue
+        kept.append(spec)
+    if not kept:
+        raise AnchorcheckError("no repo of the workspace is there (--allow-missing left them all out)")
+    return replace(ws, repos=tuple(kept))
 
 
 def _colour() -> bool:
@@ -245,7 +270,10 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
     findings = list(result.findings)
     if changed_only:
-        findings = only_changed(result, findings, changed_files(result, changed_only))
+        def warn(text: str) -> None:
+            click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
+
+        findings = only_changed(result, findings, changed_files(result, changed_only, warn))
     if write_baseline is not None:
         save_baseline(write_baseline, findings)
     stale: list[str] = []
