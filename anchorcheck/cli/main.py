@@ -159,12 +159,17 @@ def _progress_bar() -> Callable[[str, Progress], None]:
     return show
 
 
-def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]) -> Workspace:
+def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...],
+               worktree: bool = False) -> Workspace:
+    """The workspace the options name; with `worktree`, a repo given no ref that is a
+    work tree is read as it is on disk (or, with --staged, as its index)."""
     ctx = click.get_current_context()
     index_files = ctx.params.get("index_files") or ()
     ws = load_workspace(config, repos, refs, current_repo=not index_files)
     if ctx.params.get("allow_missing"):
         ws = _without_missing(ws)
+    if worktree:
+        ws = ws.with_worktrees(staged=bool(ctx.params.get("staged")))
     extra = ctx.params.get("exclude") or ()
     if extra:
         from anchorcheck.config.excludes import check_patterns
@@ -250,12 +255,15 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
               default=None, help="Ask the forges about issue references (AC106, AC107); on by default "
                                  "when a token is set. require: a forge that fails is an error.")
 @click.option("--offline", is_flag=True, help="No forge calls at all.")
+@click.option("--staged", is_flag=True,
+              help="In a work tree given no ref, check what is staged (what a commit records), not "
+                   "the files on disk.")
 @index_option
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
           write_baseline: Path | None, changed_only: tuple[str, ...], forge_mode: str | None,
-          offline: bool) -> None:
+          offline: bool, staged: bool) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
@@ -263,7 +271,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     from anchorcheck.check.changed import changed_files, only_changed
 
     targets = _format_targets(formats or ("text",), output)
-    ws = _workspace(config, repos, refs)
+    ws = _workspace(config, repos, refs, worktree=True)
     selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
     result = _run(ws, selection=selection, forge=_forge_access(forge_mode, offline))
     for warning in result.forge_warnings:
@@ -402,7 +410,7 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
 def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
             fmt: str) -> None:
     """List every anchor: name, kind, location, and how many references cite it."""
-    result = _run(_workspace(config, repos, refs))
+    result = _run(_workspace(config, repos, refs, worktree=True))
     rows = _anchor_rows(result)
     if fmt == "json":
         click.echo(json.dumps({"anchors": rows}, indent=2, ensure_ascii=False))
@@ -442,7 +450,7 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
     """List every reference and what it resolved to."""
     from anchorcheck.resolve.resolver import Status
 
-    result = _run(_workspace(config, repos, refs))
+    result = _run(_workspace(config, repos, refs, worktree=True))
     rows: list[dict[str, Any]] = []
     for res in sorted(result.resolutions, key=lambda r: (r.reference.repo, r.reference.path,
                                                          r.reference.line, r.reference.col)):
@@ -489,7 +497,7 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     from anchorcheck.files import write_atomically
     from anchorcheck.report import graph_export as gx
 
-    ws = _workspace(config, repos, refs)
+    ws = _workspace(config, repos, refs, worktree=True)
     if only_repo is not None and ws.repo(only_repo) is None:
         raise AnchorcheckError(f"--only-repo {only_repo!r} is not a workspace repo")
     g = gx.export_graph(_run(ws))
@@ -639,7 +647,7 @@ def facts(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     REPO:PATH, REPO:PATH::KEY, or PATH."""
     from anchorcheck.resolve.verify import list_facts
 
-    found = list_facts(_workspace(config, repos, refs), address)
+    found = list_facts(_workspace(config, repos, refs, worktree=True), address)
     if fmt == "json":
         rows = [{"address": a, "value": f.value, "line": f.line} for a, f in found]
         click.echo(json.dumps({"facts": rows}, indent=2, ensure_ascii=False))

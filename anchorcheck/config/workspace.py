@@ -14,7 +14,7 @@ from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns
 from anchorcheck.config.selection import Selection, parse_codes
 from anchorcheck.errors import ConfigError
 from anchorcheck.extract.headings import HeadingOptions
-from anchorcheck.git.repo import check_ref, work_tree_top
+from anchorcheck.git.repo import GitRepo, check_ref, work_tree_top
 from anchorcheck.model.finding import Severity
 
 CONFIG_NAME = "anchorcheck.toml"
@@ -54,6 +54,9 @@ class RepoSpec:
     remote: str = "origin"
     # "github" or "gitlab" when the host does not say it (forge/locate.py).
     forge: str | None = None
+    # Whether the ref was given (config, --ref); with none, a work tree is checked as
+    # it is on disk (with_worktrees).
+    ref_given: bool = True
 
     @classmethod
     def make(
@@ -145,8 +148,21 @@ class Workspace:
         unknown = sorted(set(refs) - {r.name for r in self.repos})
         if unknown:
             raise ConfigError(f"--ref names unknown repo {unknown[0]!r}")
-        repos = tuple(replace(r, ref=check_ref(refs.get(r.name, r.ref))) for r in self.repos)
+        repos = tuple(replace(r, ref=check_ref(refs[r.name]), ref_given=True) if r.name in refs else r
+                      for r in self.repos)
         return replace(self, repos=repos)
+
+    def with_worktrees(self, staged: bool = False) -> Workspace:
+        """Each repo given no ref that is a work tree, at a commit of its files on disk
+        (`staged`: of its index): a check sees the fix not yet committed, and a
+        pre-commit hook judges what the commit records."""
+        repos = []
+        for spec in self.repos:
+            git = GitRepo(spec.path)
+            if not spec.ref_given and git.is_work_tree():
+                spec = replace(spec, ref=git.worktree_commit(spec.path, staged))
+            repos.append(spec)
+        return replace(self, repos=tuple(repos))
 
 
 def load_workspace(
@@ -175,7 +191,7 @@ def load_workspace(
         spec = RepoSpec.make(name, repo_path(cwd, path, f"--repo {name}"))
         existing = next((i for i, r in enumerate(repos) if r.name == name), None)
         if existing is None:
-            repos.append(spec)
+            repos.append(replace(spec, ref_given=False))
         else:
             repos[existing] = replace(repos[existing], path=spec.path)
     return replace(ws, repos=tuple(repos)).with_refs(refs)
@@ -194,7 +210,7 @@ def _current_repo(cwd: Path) -> RepoSpec:
         raise ConfigError(
             f"{cwd} is not in a git repository; give --repo NAME=PATH or an {CONFIG_NAME}"
         )
-    return RepoSpec.make(top.name, top)
+    return replace(RepoSpec.make(top.name, top), ref_given=False)
 
 
 def _read_config(path: Path) -> Workspace:
@@ -228,15 +244,16 @@ def _read_config(path: Path) -> Workspace:
         resolved = repo_path(base, os.path.expanduser(rel), where)
         if not resolved.is_relative_to(base):
             notes.append(f"{where}: repo {name!r} lies outside the config's folder: {resolved}")
-        repos.append(RepoSpec.make(
+        ref = _typed(table, "ref", str, where)
+        repos.append(replace(RepoSpec.make(
             name,
             resolved,
-            _typed(table, "ref", str, where) or "HEAD",
+            ref or "HEAD",
             _typed(table, "url", str, where),
             check_patterns(_typed(table, "exclude", list, where) or [], f"{where}: 'exclude'"),
             _typed(table, "remote", str, where) or "origin",
             _typed(table, "forge", str, where),
-        ))
+        ), ref_given=ref is not None))
     if not repos:
         raise ConfigError(f"{path}: no [[repo]] tables")
     settings = _read_settings(data, path, warnings)

@@ -151,6 +151,45 @@ class GitRepo:
             raise GitError(f"{self.path}: the repository has no commits yet")
         raise GitError(f"{self.path}: unknown ref {ref!r}")
 
+    def worktree_commit(self, work_tree: Path, staged: bool = False) -> str:
+        """A commit of the files as they are on disk (tracked ones as modified, and the
+        untracked ones git would add), or with `staged` of the index: what a commit
+        would record. HEAD itself when they are HEAD's files. Made as git stash does
+        (objects only: no ref, no branch, the index untouched: a copy of it is used), with
+        a fixed author and date, so the same files give the same commit and the caches
+        keyed by commit still answer."""
+        head = self.resolve("HEAD")
+        env = {**os.environ, "GIT_AUTHOR_NAME": "anchorcheck", "GIT_AUTHOR_EMAIL": "anchorcheck@localhost",
+               "GIT_COMMITTER_NAME": "anchorcheck", "GIT_COMMITTER_EMAIL": "anchorcheck@localhost",
+               "GIT_AUTHOR_DATE": "1970-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "1970-01-01T00:00:00Z"}
+        with tempfile.TemporaryDirectory(prefix="anchorcheck-index-") as tmp:
+            if not staged:
+                index = Path(tmp) / "index"
+                with contextlib.suppress(FileNotFoundError):
+                    index.write_bytes((Path(self.git_dir) / "index").read_bytes())  # its stat cache: fast
+                env["GIT_INDEX_FILE"] = str(index)
+                self._run(env, f"--work-tree={work_tree}", "add", "--all", "--", ".", cwd=work_tree)
+            tree = self._run(env, "write-tree").strip()
+        if tree == self._git("rev-parse", "--verify", "--quiet", f"{head}^{{tree}}").strip():
+            return head
+        return self._run(env, "commit-tree", tree, "-p", head, "-m", "anchorcheck: the work tree").strip()
+
+    def _run(self, env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
+        try:
+            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args], capture_output=True,
+                                  check=False, env=env, cwd=cwd, stdin=subprocess.DEVNULL)
+        except OSError as exc:
+            raise GitError(f"cannot run git: {exc}") from exc
+        if done.returncode != 0:
+            detail = done.stderr.decode(errors="replace").strip().splitlines()
+            command = next(a for a in args if not a.startswith("-"))
+            raise GitError(f"{self.path}: git {command} failed: {detail[-1] if detail else '?'}")
+        return done.stdout.decode(errors=PATH_ERRORS)
+
+    def is_work_tree(self) -> bool:
+        """Whether the repository has a work tree at its path (not a bare one)."""
+        return (self.path / ".git").exists()
+
     def try_resolve(self, ref: str) -> str | None:
         """The commit `ref` names, or None when it names none here."""
         try:
