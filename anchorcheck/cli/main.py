@@ -259,11 +259,12 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
               help="In a work tree given no ref, check what is staged (what a commit records), not "
                    "the files on disk.")
 @index_option
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
           write_baseline: Path | None, changed_only: tuple[str, ...], forge_mode: str | None,
-          offline: bool, staged: bool) -> None:
+          offline: bool, staged: bool, paths: tuple[Path, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
@@ -277,6 +278,12 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     for warning in result.forge_warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
     findings = list(result.findings)
+    if paths:
+        # Only findings in those files and folders; the whole workspace was indexed, so
+        # a citation into a file not named still resolves.
+        places = [_place_in_workspace(ws, p) for p in paths]
+        findings = [ff for ff in findings if any(_under(ff.finding.repo, ff.finding.path, place)
+                                                  for place in places)]
     if changed_only:
         def warn(text: str) -> None:
             click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
@@ -303,6 +310,22 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         threshold = Severity.parse(fail_on)
         if any(ff.finding.severity >= threshold for ff in findings):
             sys.exit(EXIT_FINDINGS)
+
+
+def _place_in_workspace(ws: Workspace, path: Path) -> tuple[str, str]:
+    """(repo, path in it) of a file or folder named on the command line."""
+    target = path.resolve()
+    for spec in sorted(ws.repos, key=lambda s: len(str(s.path)), reverse=True):
+        top = spec.path.resolve()
+        if target == top or target.is_relative_to(top):
+            rel = target.relative_to(top).as_posix()
+            return spec.name, "" if rel == "." else rel
+    raise AnchorcheckError(f"{path}: not in any repo of the workspace")
+
+
+def _under(repo: str, path: str, place: tuple[str, str]) -> bool:
+    name, prefix = place
+    return repo == name and (not prefix or path == prefix or path.startswith(prefix + "/"))
 
 
 def _forge_access(mode: str | None, offline: bool) -> ForgeAccess | None:
@@ -345,7 +368,7 @@ def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding],
     if fmt == "json":
         return render_json(result, findings, stale)
     if fmt == "text":
-        return render_text(findings, colour)
+        return render_text(findings, colour, repo=not ws.single)
     # Imported only for these: it brings xml.etree (~3 ms of a run).
     from anchorcheck.report import ci as report_ci
 
@@ -354,7 +377,10 @@ def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding],
     if fmt == "github":
         return report_ci.render_github(findings, ws)
     if fmt == "markdown":
-        return report_ci.render_markdown(findings)
+        snaps = result.index.snapshots
+        links = {spec.name: (spec.url.rstrip("/").removesuffix(".git"), snaps[spec.name].commit)
+                 for spec in ws.repos if spec.url and spec.url.startswith("https://") and spec.name in snaps}
+        return report_ci.render_markdown(findings, links)
     if fmt == "junit":
         return report_ci.render_junit(findings)
     return render_text(findings, colour)

@@ -57,6 +57,12 @@ class RepoSpec:
     # Whether the ref was given (config, --ref); with none, a work tree is checked as
     # it is on disk (with_worktrees).
     ref_given: bool = True
+    # How messages name what was read when `ref` is a commit made of a work tree.
+    shown_ref: str | None = None
+
+    @property
+    def ref_label(self) -> str:
+        return self.shown_ref or self.ref
 
     @classmethod
     def make(
@@ -140,6 +146,9 @@ class Workspace:
     warnings: tuple[str, ...] = ()
     # Facts worth a line under --verbose only: allowed, but maybe not what was meant.
     notes: tuple[str, ...] = ()
+    # The current repository alone (no config, no --repo): paths are shown without
+    # the repo's name, so `path:line:col` is clickable in terminals and editors.
+    single: bool = False
 
     def repo(self, name: str) -> RepoSpec | None:
         return next((r for r in self.repos if r.name == name), None)
@@ -160,7 +169,8 @@ class Workspace:
         for spec in self.repos:
             git = GitRepo(spec.path)
             if not spec.ref_given and git.is_work_tree():
-                spec = replace(spec, ref=git.worktree_commit(spec.path, staged))
+                commit = git.worktree_commit(spec.path, staged)
+                spec = replace(spec, ref=commit, shown_ref="the index" if staged else "the work tree")
             repos.append(spec)
         return replace(self, repos=tuple(repos))
 
@@ -185,7 +195,7 @@ def load_workspace(
     elif overrides or not current_repo:
         ws = Workspace(())
     else:
-        ws = Workspace((_current_repo(cwd),))
+        ws = Workspace((_current_repo(cwd),), single=True)
     repos = list(ws.repos)
     for name, path in overrides:
         spec = RepoSpec.make(name, repo_path(cwd, path, f"--repo {name}"))

@@ -158,12 +158,21 @@ def _comment(lines: list[str], block: Block) -> Comment:
 _HTML_COMMENT = compiled_on_use(r"<!--.*?(?:-->|\Z)", re.DOTALL)
 
 
+_DIRECTIVE = compiled_on_use(r"anchorcheck:[^\n]*?(?=-->|\n|\Z)")
+
+
 def _without_html_comments(texts: list[str]) -> list[str]:
     """The lines with `<!-- ... -->` blanked (spaces, line breaks kept): what an HTML
-    comment holds is not rendered, so its links are no links."""
-    joined = "\n".join(texts)
-    blanked = _HTML_COMMENT.sub(lambda m: "".join(ch if ch == "\n" else " " for ch in m.group(0)), joined)
-    return blanked.split("\n")
+    comment holds is not rendered, so its links are no links. An `anchorcheck:`
+    directive in one stays: Markdown's suppressions are written so."""
+    def blank(m: re.Match[str]) -> str:
+        text = m.group(0)
+        out = "".join(ch if ch == "\n" else " " for ch in text)
+        for d in _DIRECTIVE.finditer(text):
+            out = out[:d.start()] + d.group(0) + out[d.end():]
+        return out
+
+    return _HTML_COMMENT.sub(blank, "\n".join(texts)).split("\n")
 
 
 @dataclass(slots=True)

@@ -13,13 +13,14 @@ import json
 import os
 import xml.etree.ElementTree as ET
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from anchorcheck import __version__
-from anchorcheck.config.workspace import Workspace
+from anchorcheck.config.workspace import Workspace, remote_slug
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.finding import FingerprintedFinding, Severity
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.report.markup import ICONS, md_code, md_text
@@ -111,16 +112,45 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render_github(findings: Sequence[FingerprintedFinding], workspace: Workspace) -> str:
-    """`::error file=…,line=…,col=…,title=CODE::message`, with `file` relative to the
-    current directory when the repo lies under it (the checkout the job runs in)."""
+def home_repo(workspace: Workspace, env: Mapping[str, str]) -> str | None:
+    """The workspace repo a GitHub Actions run belongs to: the one whose URL (or remote)
+    names `GITHUB_REPOSITORY`, else the one checked out at `GITHUB_WORKSPACE`; None
+    outside Actions, or when none is."""
+    slug = env.get("GITHUB_REPOSITORY", "").lower()
+    if slug:
+        for spec in workspace.repos:
+            named = spec.url_slug or remote_slug(GitRepo(spec.path).remote_url(spec.remote) or "")
+            if named is not None and named.lower() == slug:
+                return spec.name
+    top = env.get("GITHUB_WORKSPACE")
+    if top:
+        for spec in workspace.repos:
+            if Path(spec.path).resolve() == Path(top).resolve():
+                return spec.name
+    return None
+
+
+def render_github(findings: Sequence[FingerprintedFinding], workspace: Workspace,
+                  env: Mapping[str, str] | None = None) -> str:
+    """`::error file=…,line=…,col=…,title=CODE::message`. In a GitHub Actions run whose
+    repo is in the workspace (home_repo), only that repo's findings are annotations,
+    with its paths: GitHub would put another repo's on the same path of this one
+    (`::error file=README.md`); the others go to the job summary (`--format
+    markdown`) and are counted in one notice. Elsewhere, `file` is relative to the
+    current directory when the repo lies under it."""
+    env = os.environ if env is None else env
+    home = home_repo(workspace, env)
     cwd = Path.cwd().resolve()
     lines = []
+    elsewhere = 0
     for ff in findings:
         f = ff.finding
+        if home is not None and f.repo != home:
+            elsewhere += 1
+            continue
         spec = workspace.repo(f.repo)
         path = f.path
-        if spec is not None:
+        if spec is not None and home is None:
             full = Path(spec.path).resolve() / f.path
             if full.is_relative_to(cwd):
                 path = os.path.relpath(full, cwd)
@@ -131,14 +161,22 @@ def render_github(findings: Sequence[FingerprintedFinding], workspace: Workspace
             f"::{kind} file={_escape_property(path)},line={f.line},col={f.column},"
             f"title={_escape_property(title)}::{_escape_data(message)}"
         )
+    if elsewhere:
+        noun = "finding" if elsewhere == 1 else "findings"
+        lines.append(f"::notice title=anchorcheck::{elsewhere} {noun} in other repos of the workspace: "
+                     "see the job summary")
     return "".join(line + "\n" for line in lines)
 
 
 # -- Markdown ----------------------------------------------------------------------
 
 
-def render_markdown(findings: Sequence[FingerprintedFinding]) -> str:
-    """A summary table and the details: for a PR comment or $GITHUB_STEP_SUMMARY."""
+def render_markdown(findings: Sequence[FingerprintedFinding],
+                    links: Mapping[str, tuple[str, str]] | None = None) -> str:
+    """A summary table and the details: for a PR comment or $GITHUB_STEP_SUMMARY.
+    `links` gives, per repo, its web URL and the commit checked: each place is then a
+    link to that line of that file at that commit."""
+    links = links or {}
     out = ["### anchorcheck", ""]
     if not findings:
         return "\n".join([*out, "No problems found.", ""])
@@ -151,6 +189,9 @@ def render_markdown(findings: Sequence[FingerprintedFinding]) -> str:
     for ff in findings:
         f = ff.finding
         where = md_code(f"{f.repo}:{f.path}:{f.line}")
+        if f.repo in links and f.path:
+            url, commit = links[f.repo]
+            where = f"[{where}]({url}/blob/{commit}/{quote(f.path)}#L{f.line})"
         change = f" ({md_code(f.change)})" if f.change else ""
         out.append(f"- {ICONS[f.severity]} **{f.code}** {where}{change}: {md_text(f.message)}")
     out += ["", "</details>", ""]

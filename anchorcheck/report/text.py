@@ -41,21 +41,26 @@ def summary(findings: Sequence[FingerprintedFinding]) -> dict[str, Any]:
     }
 
 
-def _place(f: Finding) -> str:
-    """`repo:path:line:col`; a finding about a change's description has no file."""
-    return f"{f.repo}:{safe_text(f.path)}:{f.line}:{f.column}" if f.path else f"{f.repo}"
+def _place(f: Finding, repo: bool = True) -> str:
+    """`repo:path:line:col` (`path:line:col` in single-repo mode); a finding about a
+    change's description has no file."""
+    if not f.path:
+        return f.repo
+    where = f"{safe_text(f.path)}:{f.line}:{f.column}"
+    return f"{f.repo}:{where}" if repo else where
 
 
-def render_text(findings: Sequence[FingerprintedFinding], colour: bool) -> str:
+def render_text(findings: Sequence[FingerprintedFinding], colour: bool, repo: bool = True) -> str:
     if not colour:
         lines = [
-            f"{_change_prefix(f)}{_place(f)}: {f.code} {safe_text(f.message)}"
+            f"{_change_prefix(f)}{_place(f, repo)}: {f.code} {safe_text(f.message)}"
             for f in (ff.finding for ff in findings)
         ]
     else:
         lines = []
-        for (repo, path), group in groupby(findings, key=lambda ff: (ff.finding.repo, ff.finding.path)):
-            lines.append(f"{_BOLD}{safe_text(repo)}:{safe_text(path)}{_RESET}")
+        for (name, path), group in groupby(findings, key=lambda ff: (ff.finding.repo, ff.finding.path)):
+            lines.append(f"{_BOLD}{safe_text(name)}:{safe_text(path)}{_RESET}" if repo
+                         else f"{_BOLD}{safe_text(path)}{_RESET}")
             for ff in group:
                 f = ff.finding
                 c = _COLOURS[f.severity]

@@ -30,5 +30,7 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         else:
             where = f"{ref.location_text} in the workspace"
         snap = ctx.index.snapshots.get(res.files[0][0] if res.files else ref.repo)
-        at = f" (at {snap.ref})" if snap is not None else ""
+        spec = ctx.index.repos.get(res.files[0][0] if res.files else ref.repo)
+        shown = spec.ref_label if spec is not None else snap.ref if snap is not None else None
+        at = f" (at {shown})" if shown else ""
         yield self.at(res, f"no file {where}{at}")

@@ -36,3 +36,23 @@ def test_a_missing_repo_is_exit_2_unless_allowed(ws: WorkspaceBuilder) -> None:
     allowed = run_cli("check", "--allow-missing", cwd=ws.root)
     assert allowed.code == 1, allowed.err
     assert "warning: repo gone left out (--allow-missing)" in allowed.err and "AC101" in allowed.out
+
+
+def test_positional_paths_keep_their_findings_and_the_work_tree_is_read(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("proj", {"docs/a.md": "See [gone](gone.md).\n", "b.md": "See [a](docs/a.md#nope).\n",
+                            "docs/c.md": "# C\n"})
+    # Single-repo mode: no config; paths are shown without the repo's name.
+    whole = run_cli("check", cwd=repo)
+    assert whole.code == 1 and "docs/a.md:1:5: AC105" in whole.out and "b.md:1:5: AC101" in whole.out
+    assert not any(line.startswith("proj:") for line in whole.out.splitlines())
+    only = run_cli("check", "docs", cwd=repo)
+    assert "docs/a.md:1:5: AC105" in only.out and "b.md" not in only.out
+    # A citation into a file not named still resolves: c.md has none, b.md is left out.
+    assert run_cli("check", "docs/c.md", cwd=repo).code == 0
+    outside = run_cli("check", "/", cwd=repo)
+    assert outside.code == 2 and "not in any repo of the workspace" in outside.err
+    # The fix, not yet committed, is what is checked.
+    (repo / "docs" / "a.md").write_text("See [c](c.md).\n")
+    fixed = run_cli("check", "docs", cwd=repo)
+    assert fixed.code == 0, fixed.out
+    assert run_cli("check", "--staged", "docs", cwd=repo).code == 1  # not staged yet

@@ -464,8 +464,10 @@ def test_a_pasted_jvm_stack_frame_is_no_line_claim() -> None:
 def test_a_pasted_log_field_is_no_line_claim() -> None:
     from anchorcheck.extract.blob import ExtractOptions, extract
 
-    text = ("<!-- level=info ts=2022-03-23T11:55:29Z caller=main.go:112 msg=\"Starting\"\n"
-            "level=error caller=manager.go:132 msg=\"up\" and see manager.go:132 = the guard -->\n")
+    # (A paragraph: an HTML comment held these lines before its content stopped being
+    # read, as it is not rendered.)
+    text = ("level=info ts=2022-03-23T11:55:29Z caller=main.go:112 msg=\"Starting\"\n"
+            "level=error caller=manager.go:132 msg=\"up\" and see manager.go:132 = the guard\n")
     refs = [(r.text, r.line) for r in extract(text, "markdown", ExtractOptions()).references]
     assert refs == [("manager.go:132", 2)]
 

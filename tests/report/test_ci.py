@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -12,7 +14,7 @@ import jsonschema
 import pytest
 
 from anchorcheck.config.selection import Selection
-from anchorcheck.git.repobuilder import commit
+from anchorcheck.git.repobuilder import commit, git
 from anchorcheck.report.rulesdoc import rules_markdown
 from anchorcheck.rules import REGISTRY
 from tests.conftest import WorkspaceBuilder, run_cli
@@ -231,3 +233,25 @@ def test_workflow_command_escaping() -> None:
 
     assert _escape_data("a\n::set-output name=x::y\r%") == "a%0A::set-output name=x::y%0D%25"
     assert _escape_property("a:b,c\n") == "a%3Ab%2Cc%0A"
+
+
+def test_github_annotations_only_for_the_workflows_own_repo(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"README.md": "See [gone](gone.md).\n"})
+    ws.repo("runtime", {"README.md": "See [lost](lost.md).\n"})
+    config = ws.config()
+    text = config.read_text()
+    for name in ("client", "runtime"):
+        text = text.replace(f'name = "{name}"\n', f'name = "{name}"\nurl = "https://github.com/acme/{name}"\n')
+    config.write_text(text)
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN")}
+    env["GITHUB_REPOSITORY"] = "acme/client"
+    done = subprocess.run([sys.executable, "-m", "anchorcheck", "check", "--format", "github",
+                           "--format", f"markdown:{ws.root / 'summary.md'}"], cwd=ws.root, env=env,
+                          capture_output=True, text=True, check=False)
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("::error file=README.md,line=1,col=5,title=AC105") and "gone.md" in lines[0]
+    assert lines[1] == "::notice title=anchorcheck::1 finding in other repos of the workspace: see the job summary"
+    assert len(lines) == 2
+    summary = (ws.root / "summary.md").read_text()
+    commit = git(ws.repos["runtime"], "rev-parse", "main").strip()
+    assert f"](https://github.com/acme/runtime/blob/{commit}/README.md#L1)" in summary
