@@ -277,7 +277,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     result = _run(ws, selection=selection, forge=_forge_access(forge_mode, offline))
     for warning in result.forge_warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
-    findings = list(result.findings)
+    findings = [ff for ff in result.findings if not ws.settings.ignored_in(ff.finding.path, ff.finding.code)]
     if paths:
         # Only findings in those files and folders; the whole workspace was indexed, so
         # a citation into a file not named still resolves.

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns
+from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns, excluded_by
 from anchorcheck.config.selection import Selection, parse_codes
 from anchorcheck.errors import ConfigError
 from anchorcheck.extract.headings import HeadingOptions
@@ -36,7 +36,7 @@ _SETTING_KEYS = {
     "forge-ttl": int,
 }
 # `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
-_RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity"})
+_RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity", "per-file-ignores"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +130,14 @@ class Settings:
     ignore_targets: tuple[str, ...] = ()
     # Seconds a forge's answer about an issue is kept in the cache (AC106, AC107).
     forge_ttl: int = 6 * 3600
+    # ([rules] per-file-ignores) path pattern -> the codes (or prefixes) not reported
+    # in files it matches.
+    per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+    def ignored_in(self, path: str, code: str) -> bool:
+        """Whether per-file-ignores drop `code` in `path` (repo-relative)."""
+        return any(excluded_by((pattern,), path) is not None and any(code.startswith(c) for c in codes)
+                   for pattern, codes in self.per_file_ignores)
 
     def excluded_in(self, spec: RepoSpec) -> tuple[str, ...]:
         """The patterns not read in `spec`'s repo, sorted and each once."""
@@ -188,8 +196,8 @@ def load_workspace(
     cwd = cwd or Path.cwd()
     overrides = [split_pair(arg, "--repo", "NAME=PATH") for arg in repo_args]
     refs = dict(split_pair(arg, "--ref", "NAME=REF") for arg in ref_args)
-    if config is None and (cwd / CONFIG_NAME).is_file():
-        config = cwd / CONFIG_NAME
+    if config is None:
+        config = find_config(cwd)
     if config is not None:
         ws = _read_config(config)
     elif overrides or not current_repo:
@@ -205,6 +213,32 @@ def load_workspace(
         else:
             repos[existing] = replace(repos[existing], path=spec.path)
     return replace(ws, repos=tuple(repos)).with_refs(refs)
+
+
+def find_config(cwd: Path) -> Path | None:
+    """The nearest config from `cwd` up to the top of the repo it is in (or `cwd` alone,
+    outside one): in each folder `anchorcheck.toml` first, then a `pyproject.toml` with
+    a `[tool.anchorcheck]` table, as ruff finds its own."""
+    top = work_tree_top(cwd) if not (cwd / CONFIG_NAME).is_file() else None
+    here = cwd.resolve()
+    while True:
+        if (here / CONFIG_NAME).is_file():
+            return here / CONFIG_NAME
+        pyproject = here / "pyproject.toml"
+        if pyproject.is_file() and _has_tool_table(pyproject):
+            return pyproject
+        if top is None or here == top.resolve() or here.parent == here:
+            return None
+        here = here.parent
+
+
+def _has_tool_table(pyproject: Path) -> bool:
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return False  # not ours to judge: it is read only when it has our table
+    tool = data.get("tool")
+    return isinstance(tool, dict) and "anchorcheck" in tool
 
 
 def split_pair(arg: str, option: str, form: str) -> tuple[str, str]:
@@ -232,6 +266,12 @@ def _read_config(path: Path) -> Workspace:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    in_pyproject = path.name == "pyproject.toml"
+    if in_pyproject:
+        tool = data.get("tool", {})
+        data = tool.get("anchorcheck", {}) if isinstance(tool, dict) else {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: [tool.anchorcheck] must be a table")
     warnings: list[str] = []
     notes: list[str] = []
     for key in sorted(set(data) - {"repo", "settings", "rules", "contract"}):
@@ -264,6 +304,8 @@ def _read_config(path: Path) -> Workspace:
             _typed(table, "remote", str, where) or "origin",
             _typed(table, "forge", str, where),
         ), ref_given=ref is not None))
+    if not repos and in_pyproject:
+        repos.append(_current_repo(path.parent.resolve()))  # settings for the repo it is in
     if not repos:
         raise ConfigError(f"{path}: no [[repo]] tables")
     settings = _read_settings(data, path, warnings)
@@ -343,6 +385,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
+        per_file_ignores=_per_file_ignores(rules, path),
         rules=Selection(
             select=parse_codes(_codes(rules, "select", path)),
             ignore=parse_codes(_codes(rules, "ignore", path) + _codes(rules, "disable", path)),
@@ -350,6 +393,20 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
             extend=parse_codes(_codes(rules, "enable", path)),
         ),
     )
+
+
+def _per_file_ignores(rules: dict[str, Any], path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    table = rules.get("per-file-ignores", {})
+    where = f"{path}: [rules] per-file-ignores"
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where} must be a table of pattern = [codes]")
+    out = []
+    for pattern, codes in table.items():
+        check_patterns([pattern], where)
+        if not (isinstance(codes, list) and all(isinstance(c, str) for c in codes)):
+            raise ConfigError(f"{where}: {pattern!r} must be a list of rule codes")
+        out.append((pattern, parse_codes(codes)))
+    return tuple(out)
 
 
 def _regexes(values: list[Any], where: str) -> tuple[str, ...]:
