@@ -229,28 +229,34 @@ def run_demo(keep: Path | None, colour: bool, echo: Callable[[str], None]) -> No
             ("backend#1923 cites a chart heading in the wrong file; anchorcheck names the right one:",
              {"backend": "pr/1923"}),
         ]
+        # The commands as they would run: in the workspace kept, or with DIR for one
+        # that this run deletes at its end.
+        shown = config if keep is not None else Path("DIR") / config.name
         memo: dict = {}  # type: ignore[type-arg]
         for title, refs in steps:
             flags = " ".join(f"--ref {name}={ref}" for name, ref in refs.items())
             echo(f"== {title}")
-            echo(f"$ anchorcheck check --config {config} {flags}".rstrip())
+            echo(f"$ anchorcheck check --config {shown} {flags}".rstrip())
             ws = load_workspace(config, (), [f"{k}={v}" for k, v in refs.items()])
             result = run_check(ws, memo=memo)
             echo(render_text(result.findings, colour))
         prs = ["client#791=pr/791", "client#787=pr/787", "client-runtime#359=pr/359",
                "client-runtime#360=pr/360", "backend#1923=pr/1923"]
         echo("== The merge-order advisory for the open PRs (posted on each PR as Markdown):")
-        echo(f"$ anchorcheck merge-order --config {config} " + " ".join(f"--pr {p}" for p in prs))
+        echo(f"$ anchorcheck merge-order --config {shown} " + " ".join(f"--pr {p}" for p in prs))
         ws = load_workspace(config)
         specs = [ChangeSpec.parse(p, ws) for p in prs]
         advisory = advise(analyse(ws, specs, {}, memo=memo))
         echo(render_merge_text(advisory, colour))
         echo("== The reference graph of the default branches (GitHub renders this Mermaid):")
-        echo(f"$ anchorcheck graph --config {config} --collapse files --format mermaid")
+        echo(f"$ anchorcheck graph --config {shown} --collapse files --format mermaid")
         result = run_check(load_workspace(config), memo=memo)
         echo(to_mermaid(collapse(export_graph(result), "files")))
         echo("(`--format html -o graph.html` gives an interactive page; dot, json and graphml too.)")
-        echo("To run these commands yourself, keep the workspace: anchorcheck demo --keep DIR")
+        if keep is None:
+            echo("To run these commands yourself, keep the workspace: anchorcheck demo --keep DIR")
+        else:
+            echo(f"The workspace is kept in {root}: the commands above run as shown.")
     finally:
         if keep is None:
             shutil.rmtree(root, ignore_errors=True)

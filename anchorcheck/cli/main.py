@@ -215,7 +215,13 @@ def _without_missing(ws: Workspace) -> Workspace:
     return replace(ws, repos=tuple(kept))
 
 
-def _colour() -> bool:
+def _colour(mode: str = "auto") -> bool:
+    """Colour on a terminal (auto), unless NO_COLOR is set or TERM is dumb; FORCE_COLOR
+    or `--color always` turns it on anywhere, `--color never` off."""
+    if mode != "auto":
+        return mode == "always"
+    if os.environ.get("FORCE_COLOR"):
+        return True
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ and os.environ.get("TERM") != "dumb"
 
 
@@ -226,7 +232,7 @@ def cli() -> None:
     named headings, citations across repos, and what lies between."""
 
 
-CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
+CHECK_FORMATS = ("text", "json", "sarif", "sarif-per-repo", "github", "markdown", "junit")
 
 
 @cli.command()
@@ -258,13 +264,19 @@ CHECK_FORMATS = ("text", "json", "sarif", "github", "markdown", "junit")
 @click.option("--staged", is_flag=True,
               help="In a work tree given no ref, check what is staged (what a commit records), not "
                    "the files on disk.")
+@click.option("--statistics", is_flag=True,
+              help="Text: the number of findings of each rule, not the findings.")
+@click.option("--show-source", is_flag=True, help="Text: each finding's line, with a caret under its column.")
+@click.option("--color", "color", type=click.Choice(["auto", "always", "never"]), default="auto",
+              show_default=True, help="Colour in text output (FORCE_COLOR and NO_COLOR are read too).")
 @index_option
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
           write_baseline: Path | None, changed_only: tuple[str, ...], forge_mode: str | None,
-          offline: bool, staged: bool, paths: tuple[Path, ...]) -> None:
+          offline: bool, staged: bool, paths: tuple[Path, ...], statistics: bool, show_source: bool,
+          color: str) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
@@ -299,9 +311,19 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
             click.echo(f"anchorcheck: stale baseline entry (fixed; remove it): {safe_text(entry)}",
                        err=True)
     for fmt, target in targets:
-        text = _render(fmt, result, findings, ws, target is None and _colour(), stale)
+        if fmt == "sarif-per-repo":
+            assert target is not None
+            _sarif_per_repo(target, findings, ws)
+            continue
+        text = _render(fmt, result, findings, ws, target is None and _colour(color), stale)
+        if fmt == "text" and statistics:
+            text = _statistics(findings)
+        elif fmt == "text" and show_source:
+            text = _with_source(text, result, findings, target is None and _colour(color))
         if target is None:
-            click.echo(text, nl=False)
+            # (click strips colour when stdout is no terminal: --color always keeps it.)
+            forced = color == "always" or (color == "auto" and bool(os.environ.get("FORCE_COLOR")))
+            click.echo(text, nl=False, color=True if forced else None)
         else:
             from anchorcheck.files import write_atomically
 
@@ -310,6 +332,67 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         threshold = Severity.parse(fail_on)
         if any(ff.finding.severity >= threshold for ff in findings):
             sys.exit(EXIT_FINDINGS)
+
+
+def _sarif_per_repo(folder: Path, findings: list[FingerprintedFinding], ws: Workspace) -> None:
+    """One SARIF file per repo, `DIR/REPO.sarif`, holding that repo's findings: code
+    scanning attaches a file's results to the repository it is uploaded to, so each
+    repo's job uploads its own."""
+    from anchorcheck.files import write_atomically
+    from anchorcheck.report import ci as report_ci
+
+    for spec in ws.repos:
+        mine = [ff for ff in findings if ff.finding.repo == spec.name]
+        write_atomically(folder / f"{spec.name}.sarif", report_ci.render_sarif(mine, ws))
+
+
+def _statistics(findings: list[FingerprintedFinding]) -> str:
+    """Findings counted per rule, most first (ruff's --statistics)."""
+    from collections import Counter
+
+    counts = Counter((ff.finding.code, ff.finding.rule) for ff in findings)
+    ranked = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
+    lines = [f"{n:>6}  {code}  {name}" for (code, name), n in ranked]
+    lines.append(f"Found {len(findings)} problem{'s' if len(findings) != 1 else ''}." if findings
+                 else "No problems found.")
+    return "\n".join(lines) + "\n"
+
+
+def _with_source(text: str, result: CheckResult, findings: list[FingerprintedFinding], colour: bool) -> str:
+    """Text output with each finding's line of source and a caret (not in colour mode's
+    grouped layout: there the lines stay as they are)."""
+    if colour:
+        return text
+    from anchorcheck.git.blobtext import decode_blob
+    from anchorcheck.git.repo import GitRepo
+
+    wanted: dict[str, set[str]] = {}
+    for ff in findings:
+        f = ff.finding
+        oid = result.index.snapshots[f.repo].oids.get(f.path) if f.repo in result.index.snapshots else None
+        if oid:
+            wanted.setdefault(f.repo, set()).add(oid)
+    texts: dict[str, list[str]] = {}
+    for repo, oids in wanted.items():
+        spec = result.workspace.repo(repo)
+        if spec is None:
+            continue
+        for oid, data in GitRepo(spec.path).read_blobs(sorted(oids)):
+            decoded, _ = decode_blob(data)
+            if decoded is not None:
+                texts[oid] = decoded.splitlines()
+    lines = text.splitlines()
+    out = []
+    for line, ff in zip(lines, findings, strict=False):
+        out.append(line)
+        f = ff.finding
+        oid = result.index.snapshots[f.repo].oids.get(f.path) if f.repo in result.index.snapshots else None
+        source = texts.get(oid or "")
+        if source is not None and 1 <= f.line <= len(source):
+            shown = safe_text(source[f.line - 1].expandtabs(1))
+            out += [f"    {f.line:>4} | {shown}", f"         | {' ' * max(0, f.column - 1)}^"]
+    out += lines[len(findings):]
+    return "\n".join(out) + "\n"
 
 
 def _place_in_workspace(ws: Workspace, path: Path) -> tuple[str, str]:
@@ -349,6 +432,9 @@ def _format_targets(formats: tuple[str, ...], output: Path | None) -> list[tuple
         fmt, sep, dest = item.partition(":")
         if fmt not in CHECK_FORMATS:
             raise click.BadParameter(f"{fmt!r} is not one of {', '.join(CHECK_FORMATS)}",
+                                     param_hint="--format")
+        if fmt == "sarif-per-repo" and not (sep and dest):
+            raise click.BadParameter("sarif-per-repo needs a folder: --format sarif-per-repo:DIR",
                                      param_hint="--format")
         targets.append((fmt, Path(dest) if sep and dest else None))
     bare = [i for i, (_, dest) in enumerate(targets) if dest is None]
@@ -706,6 +792,8 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
         click.echo(f"Fixed {len(patches)} file{'s' if len(patches) != 1 else ''}.", err=True)
     elif patches:
         click.echo("(dry run: rerun with --write to apply)", err=True)
+    if not patches and not skipped:
+        click.echo("Nothing to fix: no drifted line numbers (AC201) or wrong paths (AC102).", err=True)
 
 
 @cli.command()
@@ -732,7 +820,7 @@ def rules(code: str | None, fmt: str) -> None:
         click.echo(inspect.cleandoc(rule.doc))
         return
     for rule in REGISTRY.values():
-        state = "" if rule.enabled_by_default else "  [off by default]"
+        state = "" if rule.enabled_by_default or "off by default" in rule.summary else "  [off by default]"
         click.echo(f"{rule.code}  {rule.name:<22} {rule.severity.label:<8} {rule.summary}{state}")
 
 

@@ -58,6 +58,7 @@ def test_combined_per_repo_indexes_equal_one_run(tmp_path: Path) -> None:
 
     # One job per repo, each with its own (empty) cache, as on separate runners.
     files = []
+    (tmp_path / "idx").mkdir()  # (outputs no longer make their folders)
     for name in ("client", "client-runtime", "backend", "tools"):
         out = tmp_path / "idx" / f"{name}.acidx"
         r = run_cli("index", name, "--out", str(out), *REFS, "--cache-dir", str(tmp_path / name),

@@ -110,6 +110,7 @@ def test_junit_is_well_formed_and_counts(ws: WorkspaceBuilder) -> None:
 
 def test_several_formats_at_once_and_output_file(ws: WorkspaceBuilder) -> None:
     fixed_workspace(ws)
+    (ws.root / "out").mkdir()  # (outputs no longer make their folders)
     r = run_cli("check", "--format", "sarif:out/report.sarif", "--format", "text", cwd=ws.root)
     assert r.code == 1
     assert "AC102" in r.out and "Found 3 problems" in r.out

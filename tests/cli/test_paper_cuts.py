@@ -1,0 +1,78 @@
+"""The paper cuts a new user met: --statistics, --show-source, --color, outputs that
+cannot be written, the rules listing, fix with nothing to fix, the demo's commands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import WorkspaceBuilder, run_cli
+
+
+def workspace(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.md": "See [gone](gone.md) and [lost](lost.md).\n", "b.py": "# see MISSING HEADING HERE in b.py\n"})
+    ws.config()
+
+
+def test_statistics_and_show_source(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    stats = run_cli("check", "--statistics", cwd=ws.root)
+    assert stats.out.splitlines() == ["     2  AC105  dangling-path", "     1  AC101  dangling-reference",
+                                      "Found 3 problems."]
+    source = run_cli("check", "--show-source", cwd=ws.root).out.splitlines()
+    at = source.index("r:a.md:1:5: AC105 no file gone.md in repo r (at main)")
+    assert source[at + 1] == "       1 | See [gone](gone.md) and [lost](lost.md)."
+    assert source[at + 2] == "         |     ^"
+
+
+def test_color_always_never_and_force_color(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    assert "\x1b[" in run_cli("check", "--color", "always", cwd=ws.root).out
+    assert "\x1b[" not in run_cli("check", "--color", "never", cwd=ws.root).out
+    assert "\x1b[" not in run_cli("check", cwd=ws.root).out  # not a terminal
+
+
+def test_an_output_that_cannot_be_written_is_one_line(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    workspace(ws)
+    missing = run_cli("check", "--format", f"sarif:{tmp_path}/no/such/dir/x.sarif", cwd=ws.root)
+    assert missing.code == 2 and not (tmp_path / "no").exists()
+    assert missing.err.strip() == f"anchorcheck: error: {tmp_path}/no/such/dir/x.sarif: cannot write: no folder " \
+                                  f"{tmp_path}/no/such/dir"
+    readonly = tmp_path / "ro"
+    readonly.mkdir()
+    readonly.chmod(0o500)
+    try:
+        denied = run_cli("check", "-o", str(readonly / "x.txt"), cwd=ws.root)
+    finally:
+        readonly.chmod(0o700)
+    if denied.code != 1:  # (root may write anywhere: then the run just succeeds)
+        assert denied.code == 2 and "internal error" not in denied.err and "cannot write" in denied.err
+
+
+def test_rules_say_off_by_default_once_and_fix_says_nothing_to_fix(ws: WorkspaceBuilder) -> None:
+    listing = run_cli("rules", cwd=ws.root).out
+    assert all(line.count("off by default") <= 1 for line in listing.splitlines())
+    ws.repo("r", {"a.md": "# A\n"})
+    ws.config()
+    fixed = run_cli("fix", cwd=ws.root)
+    assert fixed.code == 0 and "Nothing to fix" in fixed.err
+
+
+def test_the_demo_prints_commands_that_run(tmp_path: Path) -> None:
+    gone = run_cli("demo", cwd=tmp_path)
+    assert "--config DIR/anchorcheck.toml" in gone.out and "anchorcheck demo --keep DIR" in gone.out
+    kept = run_cli("demo", "--keep", str(tmp_path / "d"), cwd=tmp_path)
+    assert f"--config {tmp_path / 'd' / 'anchorcheck.toml'}" in kept.out
+    assert f"The workspace is kept in {tmp_path / 'd'}" in kept.out
+
+
+def test_one_sarif_file_per_repo(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    import json
+
+    ws.repo("a", {"a.md": "See [gone](gone.md).\n"})
+    ws.repo("b", {"b.md": "# B\n"})
+    ws.config()
+    r = run_cli("check", "--format", f"sarif-per-repo:{tmp_path}", "--format", "text", cwd=ws.root)
+    assert r.code == 1, r.err
+    a = json.loads((tmp_path / "a.sarif").read_text())
+    b = json.loads((tmp_path / "b.sarif").read_text())
+    assert [x["ruleId"] for x in a["runs"][0]["results"]] == ["AC105"] and b["runs"][0]["results"] == []
