@@ -71,6 +71,15 @@ class WorkspaceBuilder:
         path.write_text(text, encoding="utf-8")
         return path
 
+    def with_urls(self, owner: str, *names: str) -> Path:
+        """The config, with `url = "https://github.com/OWNER/NAME"` for these repos."""
+        path = self.config()
+        text = path.read_text(encoding="utf-8")
+        for name in names:
+            text = text.replace(f'name = "{name}"\n', f'name = "{name}"\nurl = "https://github.com/{owner}/{name}"\n')
+        path.write_text(text, encoding="utf-8")
+        return path
+
     def check(self, *args: str) -> Run:
         self.config()
         return run_cli("check", *args, cwd=self.root)

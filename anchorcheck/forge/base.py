@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
+from anchorcheck.forge.http import ForgeNotFound, Http
 from anchorcheck.model.issue import IssueState
 
 # The hidden first line of the advisory comment: how a later run finds it again.
@@ -46,6 +47,21 @@ class OpenChange:
 class Comment:
     id: int
     body: str
+
+
+class Rest:
+    """What the REST clients share: the repository's API path (`_base`) and whether it
+    can be seen."""
+
+    http: Http
+    _base: str
+
+    def visible(self) -> bool:
+        try:
+            self.http.get(self._base)
+        except ForgeNotFound:
+            return False
+        return True
 
 
 class Forge(Protocol):

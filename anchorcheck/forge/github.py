@@ -12,14 +12,14 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange
+from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange, Rest
 from anchorcheck.forge.http import ForgeError, ForgeGone, ForgeNotFound, ForgeUnavailable, Http
 from anchorcheck.model.issue import IssueState
 
 _PAGE = 100  # asked for; the server may send fewer, and Link says where the rest are
 
 
-class GitHub:
+class GitHub(Rest):
     def __init__(self, repo: ForgeRepo, http: Http) -> None:
         self.repo = repo
         self.http = http
@@ -44,13 +44,6 @@ class GitHub:
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ForgeError(f"{self.repo}: a pull request not as GitHub documents it ({exc!r})") from None
-
-    def visible(self) -> bool:
-        try:
-            self.http.get(self._base)
-        except ForgeNotFound:
-            return False
-        return True
 
     def issue(self, number: int, change: bool | None = None) -> IssueState | None:
         try:

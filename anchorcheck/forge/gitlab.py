@@ -12,7 +12,7 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange
+from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange, Rest
 from anchorcheck.forge.github import _comment
 from anchorcheck.forge.http import ForgeError, ForgeNotFound, Http
 from anchorcheck.model.issue import IssueState
@@ -20,7 +20,7 @@ from anchorcheck.model.issue import IssueState
 _PAGE = 100
 
 
-class GitLab:
+class GitLab(Rest):
     def __init__(self, repo: ForgeRepo, http: Http) -> None:
         self.repo = repo
         self.http = http
@@ -44,13 +44,6 @@ class GitLab:
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ForgeError(f"{self.repo}: a merge request not as GitLab documents it ({exc!r})") from None
-
-    def visible(self) -> bool:
-        try:
-            self.http.get(self._base)
-        except ForgeNotFound:
-            return False
-        return True
 
     def issue(self, number: int, change: bool | None = None) -> IssueState | None:
         # `#N` is an issue on GitLab and `!N` a merge request; a URL says which.

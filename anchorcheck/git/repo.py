@@ -175,16 +175,7 @@ class GitRepo:
         return self._run(env, "commit-tree", tree, "-p", head, "-m", "anchorcheck: the work tree").strip()
 
     def _run(self, env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
-        try:
-            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args], capture_output=True,
-                                  check=False, env=env, cwd=cwd, stdin=subprocess.DEVNULL)
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-        if done.returncode != 0:
-            detail = done.stderr.decode(errors="replace").strip().splitlines()
-            command = next(a for a in args if not a.startswith("-"))
-            raise GitError(f"{self.path}: git {command} failed: {detail[-1] if detail else '?'}")
-        return done.stdout.decode(errors=PATH_ERRORS)
+        return self._git_bytes(*args, env=env, cwd=cwd).decode(errors=PATH_ERRORS)
 
     def is_work_tree(self) -> bool:
         """Whether the repository has a work tree at its path (not a bare one)."""
@@ -205,17 +196,8 @@ class GitRepo:
             return
         if remote.startswith("-") or not remote:
             raise GitError(f"invalid remote {remote!r}")
-        try:
-            done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", "fetch", "--quiet", "--no-tags", "--no-write-fetch-head",
-                 "--end-of-options", remote, *refspecs],
-                capture_output=True, check=False, stdin=subprocess.DEVNULL,
-                env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-        if done.returncode != 0:
-            detail = done.stderr.decode(errors="replace").strip().splitlines()
-            raise GitError(f"{self.path}: git fetch {remote} failed: {detail[-1] if detail else '?'}")
+        self._git_bytes("fetch", "--quiet", "--no-tags", "--no-write-fetch-head", "--end-of-options", remote,
+                        *refspecs, env={**os.environ, "GIT_TERMINAL_PROMPT": "0"})
 
     def remote_url(self, remote: str = "origin") -> str | None:
         """The URL of `remote` as the repository's own config file gives it, or None.
@@ -270,10 +252,12 @@ class GitRepo:
         return Background(["git", f"--git-dir={self.git_dir}", "ls-tree", "-r", "-l", "-z",
                            "--full-tree", commit])
 
-    def _git_bytes(self, *args: str, input_bytes: bytes | None = None) -> bytes:
+    def _git_bytes(self, *args: str, input_bytes: bytes | None = None, env: dict[str, str] | None = None,
+                   cwd: Path | None = None) -> bytes:
         try:
-            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args],
-                                  input=input_bytes, capture_output=True, check=False)
+            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args], input=input_bytes,
+                                  capture_output=True, check=False, env=env, cwd=cwd,
+                                  stdin=subprocess.DEVNULL if input_bytes is None else None)
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
         if done.returncode != 0:

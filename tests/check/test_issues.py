@@ -36,11 +36,7 @@ def run(*args: str, cwd: Path, env: dict[str, str]) -> Run:
 def seed(ws: WorkspaceBuilder, forge: Forge) -> None:
     ws.repo("client", {"values.yaml": CHART})
     ws.repo("backend", {"README.md": "# Backend\n"})
-    config = ws.config()
-    text = config.read_text()
-    for name in ("client", "backend"):
-        text = text.replace(f'name = "{name}"\n', f'name = "{name}"\nurl = "https://github.com/acme/{name}"\n')
-    config.write_text(text)
+    ws.with_urls("acme", "client", "backend")
     backend = forge.repo("acme/backend")
     backend.add_issue(1922, title="Confirm the rollback trade", state="closed")
     backend.add_issue(1779, title="Recreate or RollingUpdate", state="closed")

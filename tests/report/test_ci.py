@@ -239,11 +239,7 @@ def test_workflow_command_escaping() -> None:
 def test_github_annotations_only_for_the_workflows_own_repo(ws: WorkspaceBuilder) -> None:
     ws.repo("client", {"README.md": "See [gone](gone.md).\n"})
     ws.repo("runtime", {"README.md": "See [lost](lost.md).\n"})
-    config = ws.config()
-    text = config.read_text()
-    for name in ("client", "runtime"):
-        text = text.replace(f'name = "{name}"\n', f'name = "{name}"\nurl = "https://github.com/acme/{name}"\n')
-    config.write_text(text)
+    ws.with_urls("acme", "client", "runtime")
     env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN")}
     env["GITHUB_REPOSITORY"] = "acme/client"
     done = subprocess.run([sys.executable, "-m", "anchorcheck", "check", "--format", "github",

@@ -25,11 +25,7 @@ def workspace(ws: WorkspaceBuilder) -> None:
     ws.repo("docs", {"guide.md": GUIDE})
     ws.repo("api", {"types.go": TYPES})
     ws.repo("app", {"README.md": README})
-    config = ws.config()
-    text = config.read_text()
-    for name in ("docs", "api"):
-        text = text.replace(f'name = "{name}"\n', f'name = "{name}"\nurl = "https://github.com/acme/{name}"\n')
-    config.write_text(text)
+    ws.with_urls("acme", "docs", "api")
 
 
 def test_blob_url_fragments_raw_and_gitlab_urls_are_checked(ws: WorkspaceBuilder) -> None:
