@@ -126,7 +126,7 @@ def find_claims(
             line, col = joined.locate(m.start())
             if span is not None and looks_like_path(path) and _names_a_file(path) and line not in verbatim \
                     and not _stack_frame(text, m.start(), m.end()) and not _log_field(text, m.start()) \
-                    and free(m):
+                    and not _pasted_output(text, m.start(), m.end()) and free(m):
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
                                      lines=span, claim=claimed_text(text, m.start()))
@@ -139,6 +139,8 @@ def find_claims(
         claim = claimed_text(text, start)
         if m.group("loc").strip() != ":" and claim is None and named is None:
             continue  # "on line 1" in prose claims nothing; `at :27` and "`x` on line 3" do
+        if m.group("loc").strip() == ":" and named is None and claim is None and _port(text, m.start(), span):
+            continue  # "serves /health on :8080" is a port
         line, col = joined.locate(start)
         if line in verbatim or not free(m):
             continue
@@ -184,6 +186,37 @@ def _log_field(text: str, start: int) -> bool:
     """Whether text[start:] is a logged key's value, `caller=main.go:112` (go-kit's
     logfmt lines pasted into loki's docs: 7 AC103 naming every main.go)."""
     return start >= 2 and text[start - 1] == "=" and (text[start - 2].isalnum() or text[start - 2] == "_")
+
+
+# What follows a place in pasted output rather than a claim: a Go stack frame's
+# `file.go:123 +0x1d`, glog and klog's `file.go:1048]`, a date run on after a colon
+# (`helpers.go:2023-01-13 - 38.1%`, a coverage report).
+_PASTED_AFTER = compiled_on_use(r"[ \t]+\+0x[0-9a-f]|-\d")
+# glog/klog's line header: `I0204 15:04:05.123456    1 `.
+_GLOG_HEADER = compiled_on_use(r"(?m)^[ \t]*[IWEF]\d{4}[ \t]+\d\d:\d\d:\d\d\.\d+[ \t]+\d+[ \t]")
+# Words of a network address: "listens on :8080", "the endpoint on :9153".
+_NETWORK = compiled_on_use(
+    r"(?i:\b(?:port|ports|listen|listens|listening|serve|serves|served|serving|server|endpoint|bind|binds|"
+    r"bound|http|https|tcp|udp|grpc|localhost|address|host|metrics|probe|socket|expose|exposes)\b)")
+
+
+def _pasted_output(text: str, start: int, end: int) -> bool:
+    """Whether a `PATH:N` is part of pasted output: a stack frame, a log line, a date."""
+    if _PASTED_AFTER.match(text, end):
+        return True
+    line_start = text.rfind("\n", 0, start) + 1
+    if text.startswith("]", end):  # klog's `file.go:1048]`, unless a `[` opened it: `[in x.go:40]`
+        before = text[line_start:start]
+        if before.count("[") <= before.count("]"):
+            return True
+    return _GLOG_HEADER.match(text, line_start) is not None
+
+
+def _port(text: str, start: int, span: tuple[int, int]) -> bool:
+    """Whether `on :N` (no path named) is a port: a number that large, and a network
+    word in the words before it."""
+    return (span[0] >= 80 and span[0] == span[1]
+            and _NETWORK.search(text, max(0, start - 60), start) is not None)
 
 
 def _range(m: re.Match[str]) -> tuple[int, int] | None:

@@ -477,3 +477,17 @@ def test_an_address_and_port_is_no_line_claim() -> None:
 
     text = '// a value of "example/resource/%s" could become "example/resource/0.0.0.0:8080".\nvar x int\n'
     assert extract(text, "c", ExtractOptions()).references == ()
+
+
+def test_ports_log_lines_stack_frames_and_dates_are_no_line_claims() -> None:
+    from anchorcheck.extract.blob import ExtractOptions, extract
+
+    text = ("# Serves a /health endpoint on :8080 and metrics on :9153.\n"
+            "# I0204 15:04:05.123456    1 server.go:1048] POST /api\n"
+            "# pasted: handler.go:77] request done\n"
+            "#   /go/src/app/main.go:123 +0x1d\n"
+            "# coverage: helpers.go:2023-01-13 - 38.1%\n"
+            "# `strategy: Recreate` at :3; see deploy.yaml:12 [and server.go:40] too\n"
+            "x = 1\n")
+    refs = sorted((r.line, r.text) for r in extract(text, "python", ExtractOptions()).references)
+    assert refs == [(6, ":3"), (6, "deploy.yaml:12"), (6, "server.go:40")]
