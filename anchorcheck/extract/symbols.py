@@ -29,6 +29,10 @@ _C_FUNCTION = compiled_on_use(
     r"(?:const[ \t]*)?(?:\{|$)"
 )
 _C_LINE_START = compiled_on_use(r"(?m)^([A-Za-z_]\w*)[ \t]*\([^;\n]*$")  # GNU style: type on the line above
+# A signature that wraps: `static int path_matches(const char *pathname, int pathlen,`
+# with the rest on the next lines (git's style: 4 of the 6 AC202 on git/git were such).
+_C_WRAPPED = compiled_on_use(
+    r"(?m)^[A-Za-z_][\w:<>,*& \t]{0,200}?[ \t*&]([A-Za-z_]\w*)[ \t]*\([^;{}()\n]{0,300},[ \t]*$")
 _METHOD = compiled_on_use(r"(?m)^[ \t]++(?:async[ \t]+|static[ \t]+|public[ \t]+|private[ \t]+)*"
                      r"([A-Za-z_$][\w$]*+)[ \t]*+\([^;\n]{0,300}\)[ \t]*\{")
 _HASKELL = compiled_on_use(r"(?m)^([a-z_][\w']*)[ \t]*::|^(?:data|newtype|type|class)[ \t]+([A-Z][\w']*)")
@@ -54,7 +58,7 @@ def defined_symbols(text: str, language: str | None) -> dict[str, int]:
     elif language == "make":
         patterns = (_MAKE,)
     elif language in ("c", "js", "rust"):
-        patterns = (_GENERIC, _ASSIGNED_FN, _C_FUNCTION, _C_LINE_START, _METHOD)
+        patterns = (_GENERIC, _ASSIGNED_FN, _C_FUNCTION, _C_LINE_START, _C_WRAPPED, _METHOD)
     else:
         patterns = (_GENERIC, _ASSIGNED_FN)
     for pattern in patterns:

@@ -491,3 +491,12 @@ def test_ports_log_lines_stack_frames_and_dates_are_no_line_claims() -> None:
             "x = 1\n")
     refs = sorted((r.line, r.text) for r in extract(text, "python", ExtractOptions()).references)
     assert refs == [(6, ":3"), (6, "deploy.yaml:12"), (6, "server.go:40")]
+
+
+def test_a_c_function_whose_signature_wraps_is_defined() -> None:
+    from anchorcheck.extract.symbols import defined_symbols
+
+    src = ("static int path_matches(const char *pathname, int pathlen,\n"
+           "                        const char *base, int baselen)\n{\n}\n"
+           "\tfoo(a,\n\t    b);\n")
+    assert defined_symbols(src, "c") == {"path_matches": 1}
