@@ -41,7 +41,6 @@ class IssueAnswers:
 
     states: dict[Reference, IssueState | None] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
-    asked: int = 0  # requests made (cached answers aside)
 
 
 def look_up(workspace: Workspace, refs: Iterable[Reference], env: Mapping[str, str], cache: BlobCache | None,
@@ -52,7 +51,9 @@ def look_up(workspace: Workspace, refs: Iterable[Reference], env: Mapping[str, s
     if not refs:
         return out
     forges = find_forges(workspace, env, timeout=timeout)
-    clients: dict[ForgeRepo, Forge] = {}
+    # The workspace repos' clients; a repo named only by a URL gets one when first asked.
+    clients: dict[ForgeRepo, Forge] = {forges.where[name]: client for name, client in forges.clients.items()}
+    seen: set[ForgeRepo] = set()  # checked to be visible with the token
     broken: set[ForgeRepo] = set()
     answers: dict[Target, IssueState | None] = {}
     clock = time.time() if now is None else now
@@ -61,26 +62,25 @@ def look_up(workspace: Workspace, refs: Iterable[Reference], env: Mapping[str, s
         if target is None or target.repo in broken:
             continue
         if target not in answers:
-            stored = _stored(cache, target, clock, ttl)
-            if stored is not _MISSING:
-                answers[target] = stored  # type: ignore[assignment]
-            else:
+            hit, state = _stored(cache, target, clock, ttl)
+            if not hit:
                 try:
                     client = clients.get(target.repo)
                     if client is None:
                         client = clients[target.repo] = connect(target.repo, env, timeout=timeout)
-                        out.asked += 1
+                    if target.repo not in seen:
                         if not client.visible():
                             raise ForgeError(f"{target.repo}: not found, or not visible with this token")
-                    out.asked += 1
-                    answers[target] = client.issue(target.number, target.change)
+                        seen.add(target.repo)
+                    state = client.issue(target.number, target.change)
                 except ForgeError as exc:
                     if require:
                         raise AnchorcheckError(f"forge: {exc}") from None
                     out.warnings.append(f"{exc}; its issue references are not checked")
                     broken.add(target.repo)
                     continue
-                _store(cache, target, answers[target], clock)
+                _store(cache, target, state, clock)
+            answers[target] = state
         out.states[ref] = answers[target]
     return out
 
@@ -103,27 +103,26 @@ def _target(ref: Reference, forges: Forges, env: Mapping[str, str]) -> Target | 
     return Target(named, number, None) if named is not None else None
 
 
-_MISSING = object()
-
-
 def _key(target: Target) -> str:
     return f"{_CACHE}:{target.repo.api}|{target.repo.path}|{target.number}|{target.change}"
 
 
-def _stored(cache: BlobCache | None, target: Target, now: float, ttl: float) -> object:
+def _stored(cache: BlobCache | None, target: Target, now: float, ttl: float,
+            ) -> tuple[bool, IssueState | None]:
+    """(whether the cache holds a fresh answer, the answer: None for no such issue)."""
     if cache is None:
-        return _MISSING
+        return False, None
     doc = cache.get_result(_key(target))
     try:
         if not isinstance(doc, dict) or not 0 <= now - float(doc["at"]) <= ttl:
-            return _MISSING
+            return False, None
         state = doc["state"]
         if state is None:
-            return None
-        return IssueState(int(state["number"]), str(state["state"]), bool(state["is_change"]),
-                          str(state["title"]), str(state["url"]))
+            return True, None
+        return True, IssueState(int(state["number"]), str(state["state"]), bool(state["is_change"]),
+                                str(state["title"]), str(state["url"]))
     except (KeyError, TypeError, ValueError):
-        return _MISSING  # not what this version writes: ask again
+        return False, None  # not what this version writes: ask again
 
 
 def _store(cache: BlobCache | None, target: Target, state: IssueState | None, now: float) -> None:

@@ -415,13 +415,13 @@ def _forge_access(mode: str | None, offline: bool) -> ForgeAccess | None:
     """Whether a check asks the forges: --offline never; --forge always; else when a
     token is in the environment."""
     from anchorcheck.check.pipeline import ForgeAccess
-    from anchorcheck.forge.locate import has_token
+    from anchorcheck.forge.locate import KINDS, has_token
 
     if offline:
         if mode is not None:
             raise AnchorcheckError("--forge and --offline exclude each other")
         return None
-    if mode is None and not any(has_token(kind, os.environ) for kind in ("github", "gitlab")):
+    if mode is None and not any(has_token(kind, os.environ) for kind in KINDS):
         return None
     return ForgeAccess(dict(os.environ), require=mode == "require")
 
@@ -704,7 +704,7 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
     if open_prs:
         assert forges is not None
         listed, forge_bases = open_changes(ws, forges, skip={s.label for s in specs})
-        specs += [item.spec for item in listed]
+        specs += listed
         base_refs = {**forge_bases, **base_refs}  # --base wins
         if not specs:
             click.echo("No open changes.")

@@ -3,9 +3,9 @@
 - A token goes in a header only, never in a URL, and never into a message: every
   error text passes through `Http.scrub`. It is not sent on to another host when a
   server redirects (urllib would copy it), nor to a `Link` page on another origin.
-- Time-outs on every request; 5xx answers and dropped connections are tried again,
-  a few times, with backoff; a time-out is not (a server that hangs would hold the
-  run for every retry).
+- Time-outs on every request; 5xx answers are tried again three times, with backoff,
+  and a refused or dropped connection once; a time-out is not (a server that hangs
+  would hold the run for every retry).
 - Rate limits (403/429 with `Retry-After`, or `X-RateLimit-Remaining: 0` with
   `X-RateLimit-Reset`, as GitHub and GitLab send them): waited out when the wait is
   short, else one clear error that says when the limit resets.
@@ -87,7 +87,6 @@ class Http:
         origin = urllib.parse.urlsplit(self.base)
         self._origin = (origin.scheme, origin.netloc)
         self._opener = urllib.request.build_opener(_SameHostRedirects(self._origin, auth))
-        self.requests = 0  # made, retries included
 
     def scrub(self, text: str) -> str:
         """`text` with the token (should a server echo it) replaced."""
@@ -124,7 +123,6 @@ class Http:
         retries = 0
         waited = 0.0
         while True:
-            self.requests += 1
             try:
                 return self._once(method, url, data)
             except _Retry as why:
@@ -134,7 +132,7 @@ class Http:
                     self._sleep(why.wait)
                     waited += why.wait
                     continue
-                if retries >= _RETRIES:
+                if retries >= (_RETRIES if why.server else 1):
                     raise ForgeUnavailable(self.scrub(f"{why.message} (after {retries + 1} tries)")) from None
                 self._sleep(_BACKOFF * 2 ** retries)
                 retries += 1
@@ -179,7 +177,7 @@ class Http:
             resets = time.strftime("%H:%M:%S UTC", time.gmtime(self._clock() + wait))
             return _Retry(f"{detail}: rate limited; the limit resets in {_duration(wait)}, at {resets}", wait)
         if status >= 500:
-            return _Retry(detail)
+            return _Retry(detail, server=True)
         if status == 401 or status == 403:
             return ForgeDenied(f"{detail}: the token is missing or may not do this")
         if status == 410:
@@ -219,10 +217,13 @@ class _Retry(Exception):
     """A failure worth another try: after `wait` seconds (a rate limit), or after a
     backoff (`wait` None)."""
 
-    def __init__(self, message: str, wait: float | None = None) -> None:
+    def __init__(self, message: str, wait: float | None = None, server: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.wait = wait
+        # A 5xx: the server is there and may recover. A refused or dropped connection
+        # is tried once more only: offline, three backoffs cost every forge 3.5 s.
+        self.server = server
 
 
 class _SameHostRedirects(urllib.request.HTTPRedirectHandler):

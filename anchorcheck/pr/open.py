@@ -54,19 +54,12 @@ def find_forges(workspace: Workspace, env: Mapping[str, str], timeout: float = 1
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Listed:
-    """An open change as listed, and the spec it became."""
-
-    change: OpenChange
-    spec: ChangeSpec
-
-
-def open_changes(workspace: Workspace, forges: Forges, skip: set[str]) -> tuple[list[Listed], dict[str, str]]:
+def open_changes(workspace: Workspace, forges: Forges, skip: set[str],
+                 ) -> tuple[list[ChangeSpec], dict[str, str]]:
     """Every open change of every repo on a forge (labels in `skip` aside: given with
     --pr), fetched; and, per repo whose open changes all target one branch, that
     branch's local ref (the base the run analyses them on)."""
-    listed: list[Listed] = []
+    listed: list[ChangeSpec] = []
     bases: dict[str, str] = {}
     for spec in workspace.repos:
         client = forges.clients.get(spec.name)
@@ -78,11 +71,11 @@ def open_changes(workspace: Workspace, forges: Forges, skip: set[str]) -> tuple[
         for change in changes:
             label = f"{spec.name}#{change.number}"
             head = NAMESPACE + change.fetch_ref.removeprefix("refs/")
-            listed.append(Listed(change, ChangeSpec(
+            listed.append(ChangeSpec(
                 label, spec.name, head, base=targets[change.base_ref],
                 draft=change.draft, url=change.url, title=change.title,
                 declares=declared(change.body, forges.repo_of_url),
-            )))
+            ))
         if len(set(targets.values())) == 1:
             bases[spec.name] = next(iter(targets.values()))
     return listed, bases
