@@ -166,6 +166,10 @@ def run_check(
         resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets)
         resolutions = tuple(resolver.resolve(ref) for ref in index.references)
         claims, breaches = verify(workspace, index, resolutions, cache, names)
+        if any(r.code in ("AC201", "AC205") for r in rules):
+            from anchorcheck.resolve.linehistory import track_lines
+
+            claims.extend(track_lines(workspace, index, resolutions, workspace.settings.line_history, cache))
         removed = searching.result() if searching is not None else []
     finally:
         for log in logs.values():

@@ -30,6 +30,7 @@ _SETTING_KEYS = {
     "heading-min-letters": int,
     "heading-needs-body": bool,
     "history-depth": int,
+    "line-history": int,
     "exclude": list,
     "extend-exclude": list,
     "ignore-targets": list,
@@ -120,6 +121,9 @@ class Settings:
     contracts: tuple[Contract, ...] = ()
     # Commits of history AC203 reads for removed definitions; 0 turns the walk off.
     history_depth: int = 250
+    # Commits walked, on each side, to follow a line claim from when it was written
+    # (resolve/linehistory.py); 0 turns it off.
+    line_history: int = 20000
     # Extraction processes (`--jobs`): 0 is one per core; 1 scans in this process.
     jobs: int = 0
     # Path patterns not read in any repo (excludes.py); a repo's own `exclude` adds to them.
@@ -384,6 +388,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
+        line_history=pick("line-history", defaults.line_history),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
         per_file_ignores=_per_file_ignores(rules, path),
         rules=Selection(

@@ -55,6 +55,19 @@ class TreeEntry(NamedTuple):
         return self.mode == _MODE_SUBMODULE or self.kind == "commit"
 
 
+class BlameLine(NamedTuple):
+    """One line of `git blame --porcelain`: the commit it is given to, its line number
+    in that commit's file, and (from `--reverse`: the commit after, which changed it)
+    `changed_by`."""
+
+    commit: str
+    line: int
+    time: int  # the commit's committer time (seconds)
+    summary: str
+    boundary: bool = False
+    changed_by: str | None = None
+
+
 def check_ref(ref: str) -> str:
     if not ref or ref.startswith("-") or any(ch in ref for ch in "\0\n\r"):
         raise GitError(f"invalid ref {ref!r}: a ref may not be empty or start with '-'")
@@ -115,6 +128,7 @@ class GitRepo:
         # user (CI containers), which git's own discovery would be.
         self.git_dir = str(find_git_dir(path).resolve())
         self.blobs_read = 0  # every blob this object has streamed, for cost accounting
+        self._first_parents: dict[str, list[str]] = {}  # mainline(): a head's first-parent line
 
     def _git(self, *args: str, input_text: str | None = None) -> str:
         return self._git_bytes(*args, input_bytes=None if input_text is None else input_text.encode()
@@ -394,6 +408,84 @@ class GitRepo:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
         return [p for p in out.split("\0") if p]
 
+    # -- lines through history (resolve/linehistory.py) ------------------------------
+
+    def line_origins(self, commit: str, path: str, lines: Sequence[int], since: str | None = None,
+                     ) -> dict[int, BlameLine]:
+        """For each of these lines of `path` at `commit`, the commit that wrote it, as
+        `git blame` says (one process for all of them). With `since`, history before it
+        is not walked: lines older than it come back with `boundary` set."""
+        wanted = sorted(set(lines))
+        if not wanted:
+            return {}
+        ranges = [arg for n in wanted for arg in ("-L", f"{n},{n}")]
+        rev = f"{since}..{commit}" if since else commit
+        try:
+            out = self._git("blame", "--porcelain", "--root", *ranges, rev, "--", path)
+        except GitError:
+            return {}  # the path is not there, a line is past its end: nothing to follow
+        return {final: line for line, final in _blame_records(out)}
+
+    def lines_since(self, old: str, new: str, path: str, first: int, last: int) -> list[BlameLine]:
+        """Lines `first`..`last` of `path` at `old`, followed forward to `new` along its
+        first-parent line (`git blame --reverse --first-parent`; `old` is on that line:
+        a merge is one step, seen from the branch merged into): each comes back with the last commit in which it still stood, its
+        line number there, and (`changed_by`) the commit that then changed or removed it.
+        A line that is still there has `commit` == `new`, and `line` is where it is now."""
+        try:
+            out = self._git("blame", "--reverse", "--first-parent", "--porcelain", "-L", f"{first},{last}",
+                            f"{old}..{new}", "--", path)
+        except GitError:
+            return []
+        return [line for line, _ in _blame_records(out)]
+
+    def mainline(self, head: str, commit: str) -> str | None:
+        """The commit of `head`'s first-parent line where `commit` came in: itself when
+        it is on that line, else the oldest commit there that holds it (its merge)."""
+        line = self._first_parents.get(head)
+        if line is None:
+            try:
+                line = self._git("rev-list", "--first-parent", head, "--").split()
+            except GitError:
+                return None
+            self._first_parents[head] = line
+        if commit in line:
+            return commit
+        try:
+            after = set(self._git("rev-list", "--ancestry-path", f"{commit}..{head}", "--").split())
+        except GitError:
+            return None
+        return next((c for c in reversed(line) if c in after), None)
+
+    def commit_before(self, commit: str, timestamp: int) -> str | None:
+        """The newest commit on `commit`'s first-parent line made at or before `timestamp`
+        (none before 1970: a work tree's made-up commit has that time)."""
+        if timestamp <= 0:
+            return None
+        try:
+            out = self._git("rev-list", "-1", "--first-parent", f"--before=@{timestamp}", commit, "--")
+        except GitError:
+            return None
+        return out.strip() or None
+
+    def subject(self, commit: str) -> str:
+        """A commit's subject line ("" when there is no such commit)."""
+        try:
+            return self._git("log", "-1", "--format=%s", commit, "--").strip()
+        except GitError:
+            return ""
+
+    def commits_between(self, old: str, new: str) -> int:
+        """How many commits `new` has that `old` has not."""
+        try:
+            return int(self._git("rev-list", "--count", f"{old}..{new}", "--").strip() or 0)
+        except (GitError, ValueError):
+            return 0
+
+    def ancestor(self, commit: str, back: int) -> str | None:
+        """The commit `back` first parents behind `commit`, or None when history is shorter."""
+        return self.try_resolve(f"{commit}~{back}")
+
     def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
         """Each blob, streamed through one `git cat-file --batch`; one git cannot read
         (missing from a partial clone) comes back as None."""
@@ -645,6 +737,33 @@ def _read_object(stdout: IO[bytes], where: str) -> bytes | None:
     data = stdout.read(int(parts[2]))
     stdout.read(1)
     return data
+
+
+_BLAME_HEAD = re.compile(r"([0-9a-f]{40,64}) (\d+) (\d+)(?: \d+)?$")
+
+
+def _blame_records(text: str) -> Iterator[tuple[BlameLine, int]]:
+    """`git blame --porcelain` output as (line, its number in the blamed file). A
+    commit's details are given at its first line only, and are kept for the rest."""
+    seen: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    sha = ""
+    orig = final = 0
+    for raw in text.split("\n"):
+        if raw.startswith("\t"):  # the line's text: the record is complete
+            if current is not None:
+                yield BlameLine(sha, orig, int(current.get("committer-time", "0") or 0),
+                                current.get("summary", ""), "boundary" in current,
+                                current.get("previous", "").split(" ")[0] or None), final
+            current = None
+            continue
+        head = _BLAME_HEAD.match(raw)
+        if head is not None and current is None:
+            sha, orig, final = head.group(1), int(head.group(2)), int(head.group(3))
+            current = seen.setdefault(sha, {})
+        elif current is not None:
+            key, _, value = raw.partition(" ")
+            current[key] = value
 
 
 def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:

@@ -26,8 +26,10 @@ _ENV = {
 Files = Mapping[str, str | bytes | None]  # None deletes the file
 
 
-def git(repo: Path, *args: str) -> str:
+def git(repo: Path, *args: str, date: str | None = None) -> str:
     env = {**os.environ, **_ENV}
+    if date is not None:  # commits made at other times than the fixed one
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
     done = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"git {' '.join(args)} failed: {done.stderr.decode(errors='replace')}")
@@ -56,9 +58,9 @@ def write_files(repo: Path, files: Files) -> None:
         git(repo, "--literal-pathspecs", "add", "--", rel)  # a name like `:x` or `*.py` is itself
 
 
-def commit(repo: Path, files: Files, message: str = "change") -> str:
+def commit(repo: Path, files: Files, message: str = "change", date: str | None = None) -> str:
     write_files(repo, files)
-    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    git(repo, "commit", "-q", "--allow-empty", "-m", message, date=date)
     return git(repo, "rev-parse", "HEAD").strip()
 
 

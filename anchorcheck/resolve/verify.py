@@ -172,11 +172,20 @@ def _lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
     if len(moved) == 1:
         a, b = moved[0]
         new_span = f"{a}" if a == b else f"{a}-{b}"
-        old_text, new_text = _rewrite_span(ref, span, new_span)
+        old_text, new_text = rewrite_span(ref, span, new_span)
         return [ClaimCheck(ref, "AC201", f"{msg}; it is now at {new_span}", new_span,
                            (old_text, new_text))]
-    where_now = f"; it is at {len(moved)} places now" if moved else "; it is nowhere in the file"
+    where_now = f"; it is at {len(moved)} places now: {_places(moved)}" if moved \
+        else "; it is nowhere in the file"
     return [ClaimCheck(ref, "AC201", msg + where_now)]
+
+
+def _places(spans: Sequence[tuple[int, int]], shown: int = 5) -> str:
+    """`12, 40-41 and 88`; past `shown` of them, `and N more`."""
+    named = [f"{a}" if a == b else f"{a}-{b}" for a, b in spans[:shown]]
+    if len(spans) > shown:
+        return ", ".join(named) + f" and {len(spans) - shown} more"
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
 
 
 def _in_order(tokens: Sequence[str], text: str) -> bool:
@@ -208,7 +217,7 @@ def _find_elsewhere(lines: list[str], tokens: list[str], size: int) -> list[tupl
 _NUMBERS = compiled_on_use(r"(\d+)(?:([ \t]*[-–][ \t]*L?)(\d+))?")
 
 
-def _rewrite_span(ref: Reference, old_span: str, new_span: str) -> tuple[str, str]:
+def rewrite_span(ref: Reference, old_span: str, new_span: str) -> tuple[str, str]:
     """(old, new) text of the reference with its last line numbers replaced, keeping
     the way they were written (`:27-28`, `#L27-L28`, `lines 27–28`)."""
     text = ref.text

@@ -15,7 +15,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     points past the end of the file, or the code span / `key: value` text written
     right before "at"/"on" the location is no longer on those lines. When the text
     now stands at other lines, and only there, the finding gives them
-    (`anchorcheck fix` rewrites them).
+    (`anchorcheck fix` rewrites them). A claim with no text is followed through
+    history from the commit that wrote it (resolve/linehistory.py): when the lines it
+    meant then all stand, together, elsewhere now, the finding gives them too.
     Why: line numbers drift with every edit above them; a reviewer who follows a
     stale one checks the wrong code.
     Example: "`strategy: Recreate` at :27-28" after four lines were inserted above

@@ -90,6 +90,15 @@ def test_text_gone_everywhere(ws: WorkspaceBuilder) -> None:
     assert msg.endswith("it is nowhere in the file")
 
 
+def test_text_now_at_several_places_names_them(ws: WorkspaceBuilder) -> None:
+    seed(ws)
+    moved = deployment(shift=4).replace("k100: v100", "strategy:\n  type: Recreate")
+    ws.pr("client", "twice", {"templates/jobs-manager-deployment.yaml": moved})
+    out = findings(ws, client="twice")
+    [msg] = [m for c, _, line, m, _ in out if (c, line) == ("AC201", 2)]
+    assert msg.endswith("it is at 2 places now: 31-32 and 100-101"), msg
+
+
 def test_symbol_renamed_in_runtime_flags_the_chart_comment(ws: WorkspaceBuilder) -> None:
     seed(ws)
     ws.repo("docs", {"ops.md": "The probe: submit_ingestion_run.py:_healthz_report() checks authz_mount.\n"})

@@ -1,0 +1,238 @@
+"""Line claims followed through history: the lines a claim meant when it was written,
+followed to the checked commit as `git blame` follows lines (AC201, AC205).
+
+A claim that names lines and no text (`sigs.yaml#L250`, "see test.mk:28") cannot be
+checked against its own words, but history knows which lines it meant:
+
+1. `git blame` of the citing line gives the commit that wrote it.
+2. The cited file as it was then: in the citing repo, at that commit, or at the merge
+   that brought it into the checked commit's first-parent line; in another repo, at
+   the last commit of that line made up to that commit's time.
+3. `git blame --reverse --first-parent` from there to the checked commit follows
+   those lines forward (a merge is one step, as the mainline saw it): each comes back
+   either still standing (and where it stands now) or with the commit that changed it.
+
+So a claim has one of three outcomes: its lines all stand, together, elsewhere now
+(AC201, with the new numbers, which `fix` writes); some were rewritten since it was
+written (AC205, naming the commit); or nothing to say. Only claims are followed, the
+walk is capped at `line-history` commits on each side, and answers are cached by the
+blob ids and commits they depend on, so a run whose files did not change asks git
+nothing.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from anchorcheck.config.workspace import Workspace
+from anchorcheck.errors import GitError
+from anchorcheck.git.repo import BlameLine, GitRepo
+from anchorcheck.index.cache import BlobCache
+from anchorcheck.model.reference import RefKind
+from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.verify import ClaimCheck, rewrite_span
+
+_KEY = "linehistory:v1"
+_STANDING = "*"  # stored for "the checked commit": the same file elsewhere gives the same answer
+_GitOf = Callable[[str], GitRepo | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """Where a claim's lines were when it was written: the commit that wrote the
+    citing line, and the commit of the cited repo its author saw."""
+
+    commit: str
+    seen: str  # the cited repo's commit at that time (== commit in the same repo)
+
+
+def trackable(res: Resolution, index: WorkspaceIndex) -> bool:
+    """A claim with lines and no text of its own, resolved to a file whose line count
+    it fits (a claim past the end is reported by verify already)."""
+    ref = res.reference
+    if ref.kind is not RefKind.LINES or ref.claim or ref.lines is None:
+        return False
+    if res.status is not Status.RESOLVED or not res.files:
+        return False
+    repo, path = res.files[0]
+    snap = index.snapshots.get(repo)
+    return snap is not None and ref.lines[1] <= snap.line_counts.get(path, 0)
+
+
+def track_lines(
+    workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution], depth: int,
+    cache: BlobCache | None = None,
+) -> list[ClaimCheck]:
+    """AC201 (moved, fixable) and AC205 (rewritten) for the claims history can follow."""
+    claims = [r for r in resolutions if trackable(r, index)]
+    if depth <= 0 or not claims:
+        return []
+    gits: dict[str, GitRepo | None] = {}
+
+    def git(repo: str) -> GitRepo | None:
+        # (A repo that came as an index file may have no git directory here.)
+        if repo not in gits:
+            spec = workspace.repo(repo)
+            try:
+                gits[repo] = GitRepo(spec.path) if spec is not None else None
+            except GitError:
+                gits[repo] = None
+        return gits[repo]
+
+    written = _written(index, claims, depth, cache, git)
+    checks: list[ClaimCheck] = []
+    asked: dict[str, list[BlameLine]] = {}
+    stored = cache.get_results(_followed_key(index, r, w) for r in claims
+                               if (w := written.get(id(r))) is not None) if cache is not None else {}
+    new: dict[str, tuple[str, list[BlameLine]]] = {}
+    for res in claims:
+        when = written.get(id(res))
+        if when is None:
+            continue
+        repo, path = res.files[0]
+        now = index.snapshots[repo].commit
+        if when.seen == now:
+            continue
+        key = _followed_key(index, res, when)
+        lines = asked.get(key)
+        if lines is None and key in stored:
+            lines = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING else BlameLine(*row)
+                     for row in stored[key]]
+        if lines is None:
+            g = git(repo)
+            if g is None:
+                continue
+            assert res.reference.lines is not None
+            first, last = res.reference.lines
+            lines = [] if g.commits_between(when.seen, now) > depth \
+                else g.lines_since(when.seen, now, path, first, last)
+            new[key] = (now, lines)
+        asked[key] = lines
+        check = _outcome(res, when, now, lines, git)
+        if check is not None:
+            checks.append(check)
+    if cache is not None and new:
+        cache.put_results((k, [[_STANDING if line.commit == now else line.commit, *line[1:]] for line in v])
+                          for k, (now, v) in new.items())
+    return checks
+
+
+def _written(
+    index: WorkspaceIndex, claims: Sequence[Resolution], depth: int, cache: BlobCache | None,
+    git: _GitOf,
+) -> dict[int, Written]:
+    """When each claim was written, by the id of its resolution: one `git blame` per
+    citing file for the lines not cached. A line written before the walk's cap has no
+    answer."""
+    by_file: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
+    for res in claims:
+        by_file[(res.reference.repo, res.reference.path)].append(res)
+    keys = {id(r): _origin_key(index, r) for r in claims}
+    stored = cache.get_results(keys.values()) if cache is not None else {}
+    origins: dict[int, BlameLine] = {}
+    new: dict[str, BlameLine] = {}
+    for (repo, path), group in by_file.items():
+        missing = [r for r in group if keys[id(r)] not in stored]
+        for r in group:
+            if keys[id(r)] in stored:
+                origins[id(r)] = BlameLine(*stored[keys[id(r)]])
+        g = git(repo)
+        if not missing or g is None:
+            continue
+        commit = index.snapshots[repo].commit
+        found = g.line_origins(commit, path, [r.reference.line for r in missing], g.ancestor(commit, depth))
+        for r in missing:
+            line = found.get(r.reference.line)
+            if line is None:
+                continue
+            origins[id(r)] = line
+            # Not stored for the checked commit's own lines: a work tree's commit is made
+            # up, and the same file committed later was written by that commit.
+            if line.commit != commit:
+                new[keys[id(r)]] = line
+    if cache is not None and new:
+        cache.put_results((k, list(v)) for k, v in new.items())
+    out: dict[int, Written] = {}
+    seen_at: dict[tuple[str, int], str | None] = {}
+    for res in claims:
+        origin = origins.get(id(res))
+        # (A line of the checked commit itself was written against the cited repo as
+        # it was then; a work tree's lines, against it as it is: that commit's time is 0.)
+        if origin is None or origin.boundary:
+            continue
+        repo = res.files[0][0]
+        if repo == res.reference.repo:
+            # Followed along the checked commit's first-parent line, from where the
+            # citing commit came into it (a merge, for a branch's commit).
+            g = git(repo)
+            entered = g.mainline(index.snapshots[repo].commit, origin.commit) if g is not None else None
+            if entered is not None:
+                out[id(res)] = Written(origin.commit, entered)
+            continue
+        at = (repo, origin.time)
+        if at not in seen_at:
+            g = git(repo)
+            seen_at[at] = g.commit_before(index.snapshots[repo].commit, origin.time) if g else None
+        seen = seen_at[at]
+        if seen is not None:
+            out[id(res)] = Written(origin.commit, seen)
+    return out
+
+
+def _outcome(
+    res: Resolution, when: Written, now: str, lines: list[BlameLine], git: _GitOf,
+) -> ClaimCheck | None:
+    ref = res.reference
+    assert ref.lines is not None
+    first, last = ref.lines
+    if len(lines) != last - first + 1:
+        return None  # git could not follow them (the file was not there then)
+    repo, path = res.files[0]
+    shown = f"{repo}:{path}"
+    span = _span(first, last)
+    written = f"written in {when.commit[:12]}"
+    standing = [line.line for line in lines if line.commit == now]
+    if len(standing) == len(lines):
+        a, b = min(standing), max(standing)
+        if (a, b) == (first, last):
+            return None
+        if b - a + 1 == len(lines):
+            new_span = _span(a, b)
+            return ClaimCheck(ref, "AC201", f"the lines {shown}:{span} meant when this was {written} "
+                              f"are now at {new_span}", new_span, rewrite_span(ref, span, new_span))
+        return ClaimCheck(ref, "AC205", f"the lines {shown}:{span} meant when this was {written} "
+                          f"are now spread over {_span(a, b)}: lines were added between them since")
+    changed = next(line.changed_by for line in lines if line.commit != now)
+    g = git(repo)
+    subject = g.subject(changed) if changed and g is not None else ""
+    by = f"{changed[:12]}" + (f" ({subject!r})" if subject else "") if changed else "a later commit"
+    count = len(lines) - len(standing)
+    which = "the lines" if not standing else f"{count} of the {len(lines)} lines"
+    return ClaimCheck(ref, "AC205", f"{which} {shown}:{span} meant when this was {written} were "
+                      f"rewritten since, in {by}")
+
+
+def _span(a: int, b: int) -> str:
+    return f"{a}" if a == b else f"{a}-{b}"
+
+
+def _origin_key(index: WorkspaceIndex, res: Resolution) -> str:
+    # The commit that wrote a line of a file is the same wherever the file has the
+    # same content (keyed by the citing blob, a change's head reuses its base's answer).
+    ref = res.reference
+    oid = index.snapshots[ref.repo].oids.get(ref.path, "")
+    return f"{_KEY}:origin:{ref.repo}:{oid}:{ref.line}"
+
+
+def _followed_key(index: WorkspaceIndex, res: Resolution, when: Written) -> str:
+    # Where lines of the file at `seen` stand now depends on that commit and on the
+    # file now (the same blob at another commit: the same answer).
+    repo, path = res.files[0]
+    snap = index.snapshots[repo]
+    assert res.reference.lines is not None
+    first, last = res.reference.lines
+    return f"{_KEY}:followed:{repo}:{path}:{when.seen}:{snap.oids.get(path, snap.commit)}:{first}-{last}"
+
+

@@ -1,0 +1,110 @@
+"""Line claims followed through history (resolve/linehistory.py): a claim with no text
+of its own meant the lines its author saw when the citing line was written; they are
+followed to the checked commit as `git blame` follows lines."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from anchorcheck.git.repobuilder import commit
+from tests.conftest import WorkspaceBuilder, run_cli
+
+_CODE = "".join(f"step_{n} = {n}\n" for n in range(1, 11))
+
+
+def _findings(run_out: str, *codes: str) -> list[dict[str, object]]:
+    return [f for f in json.loads(run_out)["findings"] if f["code"] in codes]
+
+
+def test_lines_that_moved_are_followed_and_fixed(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "x = 1\n"})
+    commit(repo, {"notes.py": "# The retry step is at steps.py:4 (see there).\nx = 1\n"}, "cite the retry step")
+    commit(repo, {"steps.py": "import os\nimport sys\n\n" + _CODE}, "imports")
+    run = ws.check("--format", "json", "--no-cache")
+    found = _findings(run.out, "AC201", "AC205")
+    assert [(f["code"], f["path"], f["line"]) for f in found] == [("AC201", "notes.py", 1)]
+    assert "app:steps.py:4" in str(found[0]["message"]) and "now at 7" in str(found[0]["message"])
+    fixed = run_cli("fix", "--write", cwd=ws.root)
+    assert fixed.code == 0, fixed.err
+    assert (repo / "notes.py").read_text().startswith("# The retry step is at steps.py:7 (see there).")
+
+
+def test_lines_rewritten_since_name_the_commit(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "# The retry step: steps.py:4-5\n"})
+    commit(repo, {"steps.py": _CODE.replace("step_5 = 5", "step_5 = retry(5)")}, "retry step five")
+    found = _findings(ws.check("--format", "json", "--no-cache").out, "AC201", "AC205")
+    assert [(f["code"], f["severity"]) for f in found] == [("AC205", "warning")]
+    message = str(found[0]["message"])
+    assert "1 of the 2 lines app:steps.py:4-5" in message and "'retry step five'" in message
+
+
+def test_lines_that_stand_where_they_were_say_nothing(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "# The retry step: steps.py:4\n"})
+    commit(repo, {"steps.py": _CODE + "step_11 = 11\n"}, "append a step")  # below line 4
+    commit(repo, {"notes.py": "# The retry step: steps.py:4\n# and more\n"}, "edit the note below")
+    assert _findings(ws.check("--format", "json", "--no-cache").out, "AC201", "AC205") == []
+
+
+def test_a_claim_written_after_the_move_meant_the_new_lines(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE})
+    commit(repo, {"steps.py": "import os\n" + _CODE}, "import")  # step_4 is at 5 from here
+    commit(repo, {"notes.py": "# The retry step: steps.py:5\n"}, "cite it")
+    assert _findings(ws.check("--format", "json", "--no-cache").out, "AC201", "AC205") == []
+
+
+def test_a_claim_in_the_work_tree_is_new_and_not_followed(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "x = 1\n"})
+    commit(repo, {"steps.py": "import os\n" + _CODE}, "import")
+    (repo / "notes.py").write_text("# The retry step: steps.py:5\nx = 1\n")  # not committed
+    run = run_cli("check", "--format", "json", "--no-cache", "--select", "AC201,AC205", cwd=repo)
+    assert run.code == 0, run.out + run.err
+    assert _findings(run.out, "AC201", "AC205") == []
+
+
+def test_a_cross_repo_link_is_followed_from_the_cited_repo_as_it_was_then(ws: WorkspaceBuilder) -> None:
+    chart = ws.repo("chart", {"values.yaml": "".join(f"key{n}: {n}\n" for n in range(1, 9))})
+    commit(chart, {"values.yaml": "# header\n" + "".join(f"key{n}: {n}\n" for n in range(1, 9))},
+           "a header, before the link was written", date="2026-02-01T00:00:00Z")
+    docs = ws.repo("docs", {"README.md": "# Docs\n"})
+    url = "https://github.com/acme/chart/blob/main/values.yaml#L5"
+    commit(docs, {"README.md": f"# Docs\n\nThe fourth key is [here]({url}).\n"}, "link",
+           date="2026-03-01T00:00:00Z")
+    # Two lines above it later: the link meant line 5 as it stood on March 1st.
+    commit(chart, {"values.yaml": "# header\n# more\n# and more\n" + "".join(f"key{n}: {n}\n" for n in range(1, 9))},
+           "a longer header", date="2026-04-01T00:00:00Z")
+    ws.with_urls("acme", "chart", "docs")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    found = _findings(run.out, "AC201", "AC205")
+    assert [(f["code"], f["repo"], f["path"]) for f in found] == [("AC201", "docs", "README.md")], run.out
+    assert "chart:values.yaml:5" in str(found[0]["message"]) and "now at 7" in str(found[0]["message"])
+    fixed = run_cli("fix", "--write", cwd=ws.root)
+    assert fixed.code == 0, fixed.err
+    assert "values.yaml#L7)" in (docs / "README.md").read_text()
+
+
+def test_the_walk_is_capped_by_line_history(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "# The retry step: steps.py:4\n"})
+    commit(repo, {"steps.py": "import os\n" + _CODE}, "import")
+    ws.config()
+    config = ws.root / "anchorcheck.toml"
+    config.write_text(config.read_text() + "[settings]\nline-history = 0\n")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert _findings(run.out, "AC201", "AC205") == []
+
+
+def test_answers_are_cached_by_blob_and_commit(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "# The retry step: steps.py:4\n"})
+    commit(repo, {"steps.py": "import os\n" + _CODE}, "import")
+    ws.config()
+    cache = tmp_path / "cache"
+    first = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
+    # A commit that changes neither file: the stored answers hold for it, keyed by blobs.
+    commit(repo, {"other.txt": "x\n"}, "unrelated")
+    second = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
+    assert [f["message"] for f in _findings(first.out, "AC201")] == \
+        [f["message"] for f in _findings(second.out, "AC201")] != []
+    db = next(cache.rglob("*.sqlite*"))
+    keys = [k for (k,) in sqlite3.connect(db).execute("SELECT key FROM results WHERE key LIKE 'linehistory:%'")]
+    assert any(":origin:" in k for k in keys) and any(":followed:" in k for k in keys)
