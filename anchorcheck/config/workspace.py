@@ -60,6 +60,9 @@ class RepoSpec:
     ref_given: bool = True
     # How messages name what was read when `ref` is a commit made of a work tree.
     shown_ref: str | None = None
+    # Documentation sites the config declares, as (renderer, root folder) ([[site]]
+    # tables): the ones resolve/sites.py finds are added to them.
+    sites: tuple[tuple[str, str], ...] = ()
 
     @property
     def ref_label(self) -> str:
@@ -278,7 +281,7 @@ def _read_config(path: Path) -> Workspace:
             raise ConfigError(f"{path}: [tool.anchorcheck] must be a table")
     warnings: list[str] = []
     notes: list[str] = []
-    for key in sorted(set(data) - {"repo", "settings", "rules", "contract"}):
+    for key in sorted(set(data) - {"repo", "settings", "rules", "contract", "site"}):
         warnings.append(f"{path}: unknown key {key!r} ignored")
     base = path.parent.resolve()
     raw_repos = data.get("repo", [])
@@ -314,6 +317,7 @@ def _read_config(path: Path) -> Workspace:
         raise ConfigError(f"{path}: no [[repo]] tables")
     settings = _read_settings(data, path, warnings)
     contracts = _read_contracts(data, path, {r.name for r in repos}, warnings)
+    repos = _read_sites(data, path, repos, warnings)
     return Workspace(tuple(repos), replace(settings, contracts=contracts), str(path),
                      tuple(warnings), tuple(notes))
 
@@ -351,6 +355,42 @@ def _read_contracts(
                 raise ConfigError(f"{where}: {address!r} names unknown repo {repo!r}")
         out.append(Contract(name, tuple(facts)))
     return tuple(out)
+
+
+# The renderers a [[site]] table may name (resolve/sites.py).
+SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx")
+
+
+def _read_sites(
+    data: dict[str, Any], path: Path, repos: list[RepoSpec], warnings: list[str],
+) -> list[RepoSpec]:
+    """`[[site]]` tables: `renderer`, `root` (the folder its pages come from), and
+    `repo` (which may be left out when there is one repo)."""
+    raw = data.get("site", [])
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: 'site' must be an array of tables ([[site]])")
+    declared: dict[str, list[tuple[str, str]]] = {}
+    for i, table in enumerate(raw, start=1):
+        where = f"{path}: [[site]] #{i}"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table")
+        for key in sorted(set(table) - {"repo", "renderer", "root"}):
+            warnings.append(f"{where}: unknown key {key!r} ignored")
+        renderer = _typed(table, "renderer", str, where, required=True)
+        if renderer not in SITE_RENDERERS:
+            raise ConfigError(f"{where}: renderer {renderer!r} is not one of {', '.join(SITE_RENDERERS)}")
+        root = (_typed(table, "root", str, where) or "").strip("/")
+        if root.startswith("..") or "/../" in f"/{root}/":
+            raise ConfigError(f"{where}: root {root!r} must be a folder inside the repo")
+        repo = _typed(table, "repo", str, where)
+        if repo is None:
+            if len(repos) != 1:
+                raise ConfigError(f"{where}: 'repo' is needed when the workspace has several repos")
+            repo = repos[0].name
+        if all(r.name != repo for r in repos):
+            raise ConfigError(f"{where}: unknown repo {repo!r}")
+        declared.setdefault(repo, []).append((renderer, "" if root == "." else root))
+    return [replace(r, sites=tuple(declared[r.name])) if r.name in declared else r for r in repos]
 
 
 def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Settings:

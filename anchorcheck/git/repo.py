@@ -429,8 +429,9 @@ class GitRepo:
     def lines_since(self, old: str, new: str, path: str, first: int, last: int) -> list[BlameLine]:
         """Lines `first`..`last` of `path` at `old`, followed forward to `new` along its
         first-parent line (`git blame --reverse --first-parent`; `old` is on that line:
-        a merge is one step, seen from the branch merged into): each comes back with the last commit in which it still stood, its
-        line number there, and (`changed_by`) the commit that then changed or removed it.
+        a merge is one step, seen from the branch merged into): each comes back with the
+        last commit in which it still stood, its line number there, and (`changed_by`)
+        the commit that then changed or removed it.
         A line that is still there has `commit` == `new`, and `line` is where it is now."""
         try:
             out = self._git("blame", "--reverse", "--first-parent", "--porcelain", "-L", f"{first},{last}",

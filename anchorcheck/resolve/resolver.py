@@ -18,11 +18,15 @@ from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.modules import defines_module, is_module
+from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths
 from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
+from anchorcheck.resolve.sites import ANY_SITE, HUGO, MKDOCS, SPHINX, VITEPRESS, Site, site_of
+from anchorcheck.resolve.sites import candidates as sites_found_in
+from anchorcheck.resolve.sites import detect as detect_sites
 from anchorcheck.resolve.suggest import Suggester, suggest
 
 FileId = tuple[str, str]  # (repo, path)
@@ -81,6 +85,9 @@ class Resolution:
     anchors: tuple[Anchor, ...] = ()
     files: tuple[FileId, ...] = ()
     suggestions: tuple[str, ...] = ()
+    # Resolved by a documentation site's rules only: where GitHub shows the page too
+    # (a folder's README), the link is broken there (AC108). The site's name.
+    site_only: str | None = None
 
 
 class WorkspaceIndex:
@@ -106,6 +113,7 @@ class WorkspaceIndex:
         self._skipped: dict[str, dict[str, str]] = {}  # see unread_reason()
         self._pages_by_lower: dict[str, dict[str, str | None]] = {}  # see page_ignoring_case()
         self._ignore_files: dict[str, list[IgnoreFile]] = {}  # see git_ignores()
+        self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -264,6 +272,36 @@ class WorkspaceIndex:
             self._pages_by_lower[repo] = pages
         return pages.get(path.lower())
 
+    def sites(self, repo: str) -> tuple[Site, ...]:
+        """The documentation sites a repo builds: declared ([[site]]) and found from
+        their config files (read from git on first need; a repo that came as an index
+        file with no git here has only its declared ones and what paths alone say)."""
+        found = self._sites.get(repo)
+        if found is not None:
+            return found
+        snap = self.snapshots.get(repo)
+        spec = self.repos.get(repo)
+        declared = tuple(Site(renderer, root, "[[site]]") for renderer, root in (spec.sites if spec else ()))
+        texts: dict[str, str] = {}
+        if snap is not None:
+            wanted = {snap.oids[p]: p for p in sites_found_in(snap.paths) if p in snap.oids}
+            if wanted and spec is not None:
+                try:
+                    for oid, data in GitRepo(spec.path).read_blobs(list(wanted)):
+                        text = decode_blob(data)[0] if data is not None else None
+                        if text is not None:
+                            texts[wanted[oid]] = text
+                except GitError:
+                    pass
+        detected = detect_sites(snap.paths if snap is not None else (), texts.get, self.dirs(repo))
+        found = self._sites[repo] = declared + tuple(
+            d for d in detected if all(d.root != s.root for s in declared))
+        return found
+
+    def site_of(self, repo: str, path: str) -> Site | None:
+        """The site that shows this Markdown file, or None: GitHub shows it."""
+        return site_of(self.sites(repo), path)
+
     def has_file(self, repo: str, path: str) -> bool:
         snap = self.snapshots.get(repo)
         return snap is not None and (path in snap.paths or path.rstrip("/") in self.dirs(repo))
@@ -336,6 +374,17 @@ class Resolver:
         self._heading_names: Suggester | None = None
         self._note_names: Suggester | None = None
         self._folded: defaultdict[str, list[Anchor]] | None = None  # Markdown headings by folded name
+        self._github_only = False  # resolving as GitHub shows a site's page (AC108)
+
+    def _renderer(self, ref: Reference) -> Site | None:
+        """Whose rules the reference is judged by: the site that shows its Markdown
+        file, or None for GitHub (a file no site shows, or a blob URL: a GitHub page);
+        a code file's links by any site's (ANY_SITE: its docs may be built by any)."""
+        if language_of(ref.path) != "markdown":
+            return ANY_SITE
+        if self._github_only or ref.via_url:
+            return None
+        return self.index.site_of(ref.repo, ref.path)
 
     def _suggest_heading(self, name: str) -> list[str]:
         if self._heading_names is None:
@@ -348,6 +397,23 @@ class Resolver:
         return self._note_names.suggest(name)
 
     def resolve(self, ref: Reference) -> Resolution:
+        found = self._resolve(ref)
+        if found.status is Status.RESOLVED and posixpath.basename(ref.path).lower().startswith("readme") \
+                and language_of(ref.path) == "markdown":
+            site = self._renderer(ref)
+            if site is not None and site is not ANY_SITE:
+                # GitHub shows a folder's README below its listing: a link there must
+                # work on GitHub too, not only on the site.
+                self._github_only = True
+                try:
+                    on_github = self._resolve(ref)
+                finally:
+                    self._github_only = False
+                if on_github.status is not Status.RESOLVED:
+                    found = replace(found, site_only=site.name)
+        return found
+
+    def _resolve(self, ref: Reference) -> Resolution:
         if ref.kind is RefKind.ISSUE:  # on a forge, not in the workspace: AC106/AC107 ask it
             return Resolution(ref, Status.EXTERNAL)
         if ref.kind is RefKind.PATH and ref.target_path == "":  # `[x]()`
@@ -428,19 +494,22 @@ class Resolver:
                 return Resolution(ref, Status.UNKNOWN_REPO)
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
         if ref.relative:
+            site = self._renderer(ref)
             if path.startswith("/"):
-                return self._from_a_root(ref, path.lstrip("/"))
+                return self._from_a_root(ref, path.lstrip("/"), site)
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
             page = None if joined.startswith("../") or joined == ".." else \
-                self._page(ref.repo, "" if joined == "." else joined)  # `./`: the root
+                self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
-            page = self._from_page_url(ref, path) or self._in_default_language(ref, path)
-            if page is not None:
-                return ((ref.repo, page),)
+            if site is not None:  # a site's page URLs and languages
+                page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site)
+                if page is not None:
+                    return ((ref.repo, page),)
             targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
                        if a.kind is AnchorKind.MARKDOWN and a.slug == a.name and a.repo == ref.repo}
-            if targets:  # a MyST target's name (`(labels/line-length)=`), linked from any page
+            if targets and site is not None and site.renderer in (SPHINX, ANY_SITE.renderer):
+                # a MyST target's name (`(labels/line-length)=`), linked from any page
                 return tuple(sorted(targets))
             if language_of(ref.path) != "markdown":
                 # A link in a docstring or doc comment is relative to the page it is
@@ -483,11 +552,15 @@ class Resolver:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
 
-    def _from_a_root(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
+    def _from_a_root(self, ref: Reference, path: str, site: Site | None) -> tuple[FileId, ...] | Resolution:
         """A root-relative link (`/images/x.png`): from the repo's root, as GitHub reads
-        it, else from a directory above the citing file, the root of a site built from
-        it (a MkDocs `site-src/`: 121 false AC105 in one vendored site), or its
-        `public/` or `static/` folder."""
+        it; on a site, else from a directory above the citing file, the root of a site
+        built from it (a MkDocs `site-src/`: 121 false AC105 in one vendored site), or
+        its `public/` or `static/` folder."""
+        if site is None:
+            page = self._page(ref.repo, path, None)
+            return ((ref.repo, page),) if page is not None else \
+                Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
         parts = ref.path.split("/")[:-1]
         for depth in range(len(parts) + 1):
             root = "/".join(parts[:depth])
@@ -495,12 +568,12 @@ class Resolver:
             # folder at its root: vite's `/logo.svg` is docs/public/logo.svg.
             for served in ("", "public/", "static/"):
                 where = f"{root}/{served}" if root else served
-                page = self._page(ref.repo, f"{where}{path}")
+                page = self._page(ref.repo, f"{where}{path}", site)
                 if page is not None:
                     return ((ref.repo, page),)
         return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
 
-    def _from_page_url(self, ref: Reference, path: str) -> str | None:
+    def _from_page_url(self, ref: Reference, path: str, site: Site) -> str | None:
         """A relative link that a site resolves from the page's URL, not its file: Hugo,
         and MkDocs for what is no `.md` file, publish `guide/setup.md` as `guide/setup/`,
         so its `../install/` is `guide/install.md` and its `../diagram.svg` is
@@ -511,15 +584,17 @@ class Resolver:
         a `.md` file: MkDocs resolves those from the file, and so does GitHub."""
         if language_of(ref.path) != "markdown" or "/" not in ref.path or path.lower().endswith(".md"):
             return None
+        if site.renderer not in (HUGO, MKDOCS, ANY_SITE.renderer):
+            return None  # (VitePress and Docusaurus resolve links from the file)
         stem = posixpath.splitext(posixpath.basename(ref.path))[0]
         if stem.lower() in ("index", "_index", "readme"):
             return None
         joined = posixpath.normpath(posixpath.join(posixpath.splitext(ref.path)[0], path))
         if joined.startswith("../") or joined in (".", ".."):
             return None
-        return self._page(ref.repo, joined)
+        return self._page(ref.repo, joined, site)
 
-    def _in_default_language(self, ref: Reference, path: str) -> str | None:
+    def _in_default_language(self, ref: Reference, path: str, site: Site) -> str | None:
         """A link in a translated page that resolves in the English page's place: a
         site translated into `docs/de/` beside `docs/en/` shows the English page where
         no translation exists (MkDocs' i18n, fastapi: 30 false AC105 for
@@ -533,19 +608,30 @@ class Resolver:
                 english = "/".join([*parts[:i], "en", *parts[i + 1:]])
                 joined = posixpath.normpath(posixpath.join(posixpath.dirname(english), path))
                 if not joined.startswith("../"):
-                    return self._page(ref.repo, joined)
+                    return self._page(ref.repo, joined, site)
         return None
 
-    def _page(self, repo: str, path: str) -> str | None:
-        """The file or directory a link's path names in `repo`, or the page a site
-        builds there: `guide` or `guide/` from `guide.md`, `guide/index.md`,
-        `guide/README.md` or `guide/_index.md`, `guide.html` from `guide.md`. None when
-        there is none."""
+    def _page(self, repo: str, path: str, site: Site | None = ANY_SITE) -> str | None:
+        """The file or directory a link's path names in `repo`, or, on a site, the page
+        it builds there: `guide` or `guide/` from `guide.md`, `guide/index.md`,
+        `guide/README.md` or `guide/_index.md`, `guide.html` from `guide.md`, a page
+        its redirects send elsewhere. None when there is none. (GitHub shows files and
+        folders only.)"""
         bare = path.rstrip("/")
         if not bare:
             return ""  # the root
         if self.index.has_file(repo, bare):
             return bare
+        if site is None:
+            return None
+        if site.redirects and site.holds(bare):
+            rel = bare[len(site.root) + 1:] if site.root else bare
+            moved = next((site.redirects[k] for k in (rel, f"{rel}.md", f"{rel}/index.md",
+                                                      rel.removesuffix(".html") + ".md")
+                          if k in site.redirects), None)
+            if moved is not None:
+                target = posixpath.normpath(posixpath.join(site.root, moved)) if site.root else moved
+                return target if self.index.has_file(repo, target) else None
         base = bare.rpartition("/")[2]
         _, dot, ext = base.rpartition(".")
         if not dot:
@@ -556,7 +642,7 @@ class Resolver:
         else:
             return None
         found = next((r for r in routes if self.index.has_file(repo, r)), None)
-        if found is None and not dot:
+        if found is None and not dot and site.renderer in (HUGO, ANY_SITE.renderer):
             # Hugo publishes pages at lower-cased URLs: loki's `2020-02-promtail-push-api/`
             # is 2020-02-Promtail-Push-API.md.
             found = self.index.page_ignoring_case(repo, f"{bare}.md")
@@ -588,7 +674,9 @@ class Resolver:
         name = ref.name or ""
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
-            hits = self._site_hits(name.lower().removeprefix("user-content-"), files)
+            site = self._renderer(ref)
+            if site is not None:
+                hits = self._site_hits(name.lower().removeprefix("user-content-"), files, site)
         if len({(a.repo, a.path) for a in hits}) == 1:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
@@ -612,14 +700,16 @@ class Resolver:
         )
         return Resolution(ref, Status.DANGLING, files=files, suggestions=tuple(suggestions))
 
-    def _site_hits(self, frag: str, files: tuple[FileId, ...]) -> list[Anchor]:
-        """The headings whose id on a documentation site is `frag`, where GitHub's slug
-        is not: Python-Markdown's (MkDocs; a repeated title's later ids `_1`, `_2`...)
-        or VitePress's (`-1`, `-2`...)."""
+    def _site_hits(self, frag: str, files: tuple[FileId, ...], site: Site) -> list[Anchor]:
+        """The headings whose id on the site is `frag`, where GitHub's slug is not:
+        Python-Markdown's (MkDocs; a repeated title's later ids `_1`, `_2`...) or
+        VitePress's (`-1`, `-2`...). Hugo, Docusaurus and MyST make GitHub's."""
         hits: list[Anchor] = []
+        ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
+                ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-"))}.get(site.renderer, ())
         for f in files:
             headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]
-            for slugify, sep in ((toc_slug, "_"), (vitepress_slug, "-")):
+            for slugify, sep in ways:
                 same = [a for a in headings if slugify(a.name) == frag]
                 base, cut, nth = frag.rpartition(sep)
                 if not same and cut and nth.isdigit():

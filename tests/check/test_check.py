@@ -11,7 +11,7 @@ import pytest
 
 from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
-from anchorcheck.git.repobuilder import git
+from anchorcheck.git.repobuilder import commit, git
 from tests.conftest import WorkspaceBuilder, run_cli
 
 DEPLOY = """\
@@ -422,6 +422,7 @@ def test_links_into_a_documentation_site_resolve_as_the_site_builds_them(ws: Wor
     )
     ws.repo("site", {
         "docs/guide/page.md": page + "![logo](/logo.svg) ::: tip Note\n[`x`](#guide) holds.\n",  # 7-8
+        "docs/.vitepress/config.ts": "export default { title: 'Site' }\n",  # a site: its rules hold
         "docs/public/logo.svg": "<svg/>",
         "docs/guide/other.md": "# Other\n\n## Usage\n",
         "docs/guide/spec.md": "REPLACE_WITH_GENERATED_CONTENT\n",
@@ -436,6 +437,22 @@ def test_links_into_a_documentation_site_resolve_as_the_site_builds_them(ws: Wor
     # names an HTML id or generated content: only its file is checked. A site's public/
     # is served at its root (VitePress); `Note` over a link cites no Note.
     assert codes(ws) == [("AC101", "docs/guide/page.md", 5), ("AC105", "docs/guide/page.md", 5)]
+
+
+def test_a_page_no_site_builds_is_judged_as_github_shows_it(ws: WorkspaceBuilder) -> None:
+    """The same links where no site config is: GitHub serves root-relative links from
+    the repo's root, has no page for `x/` or `x.html` but the file or folder, and
+    serves no `public/` folder."""
+    page = "# Guide\n\n[index](/docs/contributing/) [community](/contributing/community)\n" \
+           "[Usage](other.html#usage) [logo](/logo.svg) [other](other.md#usage) [dir](../contributing/)\n"
+    ws.repo("site", {
+        "docs/guide/page.md": page,
+        "docs/public/logo.svg": "<svg/>",
+        "docs/guide/other.md": "# Other\n\n## Usage\n",
+        "docs/contributing/community.md": "# Community\n",
+    })
+    # (`other.html`, no file here, names a page a build may make: not checked.)
+    assert codes(ws) == [("AC105", "docs/guide/page.md", 3), ("AC105", "docs/guide/page.md", 4)]
 
 
 def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -> None:
@@ -455,6 +472,7 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
         "docs/sources/community/design/2020-02-Push-API.md": "# Push API\n",
         "docs/sources/get-started/_index.md": "[arch](architecture/) and [sibling](../nothing/)\n",
         "CONTRIBUTING.md": "A [changelog entry](../docs/sources/get-started/diagram.svg).\n",  # GitHub's
+        "docs/hugo.toml": 'baseURL = "https://example.invalid/"\ncontentDir = "sources"\n',
     })
     # Hugo (and MkDocs, for what is no .md file) publishes architecture.md at
     # architecture/: its `../x/` is a sibling page, found when the file-relative reading
@@ -473,6 +491,9 @@ def test_a_translated_page_links_the_english_page_where_no_translation_is(ws: Wo
         "docs/de/docs/deployment/versions.md": "Siehe [Notizen](../release-notes.md), [weg](../gone.md).\n",
         "docs/zh-hant/docs/index.md": "[notes](release-notes.md)\n",
         "src/ui/page.md": "[x](release-notes.md)\n",  # `ui` is no language here: no en/ beside it
+        "docs/en/mkdocs.yml": "site_name: FastAPI\n",  # each language a MkDocs site (docs_dir: docs)
+        "docs/de/mkdocs.yml": "INHERIT: ../en/mkdocs.yml\n",
+        "docs/zh-hant/mkdocs.yml": "INHERIT: ../en/mkdocs.yml\n",
     })
     # MkDocs' i18n shows the English page where no translation exists.
     assert codes(ws) == [("AC105", "docs/de/docs/deployment/versions.md", 1), ("AC105", "src/ui/page.md", 1)]
@@ -485,18 +506,24 @@ def test_fragments_resolve_to_mkdocs_ids_too(ws: WorkspaceBuilder) -> None:
         "[3rd](#example-2), [none](#example_3), [café](#cafe-creme) and [gone](#users_1).\n\n"  # 4
         "### users & usersFile\n\n## Example\n\n## Example\n\n## Example\n\n## Café crème\n"
     )
-    ws.repo("traefik", {"docs/basicauth.md": page})
+    repo = ws.repo("traefik", {"docs/basicauth.md": page, "mkdocs.yml": "site_name: Traefik\n"})
     # Python-Markdown's toc (MkDocs) collapses runs of dashes, drops accents to ASCII
     # and numbers a repeated title's ids `_1`, `_2`: a site's links use those.
     assert [m for _, _, _, _, m in findings(ws)] == [
         "no heading with fragment #example_3 in traefik:docs/basicauth.md",
         "no heading with fragment #users_1 in traefik:docs/basicauth.md",
     ]
+    # Where no site builds the page, GitHub's ids are the ones.
+    commit(repo, {"mkdocs.yml": None})
+    assert [m.split(" in ")[0] for _, _, _, _, m in findings(ws)] == [
+        f"no heading with fragment #{f}" for f in ("users-usersfile", "example_2", "example_3", "cafe-creme", "users_1")
+    ]
 
 
 def test_fragments_resolve_to_vitepress_ids_too(ws: WorkspaceBuilder) -> None:
     ws.repo("vite", {
         "docs/config/build-options.md": "# Build Options\n\n## build.target\n\n## build.target\n\n## 2nd pass\n",
+        "docs/.vitepress/config.mts": "export default {}\n",
         "docs/guide/features.md": (
             "See [target](../config/build-options#build-target), [again](../config/build-options#build-target-1),\n"
             "[GitHub's](../config/build-options#buildtarget), [pass](../config/build-options#_2nd-pass) and\n"
@@ -640,5 +667,6 @@ def test_a_myst_target_is_linked_to_by_name_from_any_page(ws: WorkspaceBuilder) 
     ws.repo("black", {
         "docs/the_basics.md": "(labels/line-length)=\n\n### Line length\n\nText.\n",
         "docs/faq.md": "See [line length](labels/line-length) and [gone](labels/no-such-label).\n",
+        "docs/conf.py": "extensions = ['myst_parser']\n",  # a Sphinx site, pages in MyST
     })
     assert codes(ws) == [("AC105", "docs/faq.md", 1)]

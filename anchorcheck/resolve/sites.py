@@ -1,0 +1,150 @@
+"""Which renderer shows a Markdown page: a documentation site, or GitHub.
+
+A link is right or wrong only for the renderer that shows the page it is on. MkDocs,
+Hugo, VitePress, Docusaurus and Sphinx (MyST) sites each have rules GitHub has not:
+their own heading ids (`build.target` is `#build-target` on VitePress and
+`#buildtarget` on GitHub), page URLs (`../install/` from `guide/setup.md` on Hugo),
+extension-less links, a `public/` or `static/` folder served at the root, translated
+pages falling back to English, redirects. So each repo's sites are found from their
+config files, and every Markdown file under a site's content directory is judged by
+that site's rules; every other Markdown file by GitHub's. Code files (docstrings, doc
+comments) are shown by whatever documentation tool builds them: any site rule holds
+there (ANY_SITE).
+
+Found from the tree: `mkdocs.yml` (its `docs_dir`, default `docs`, and the
+mkdocs-redirects plugin's `redirect_maps`), Hugo's `hugo.toml|yaml|json` or a
+`config.toml|yaml` beside a `content/` folder (its `contentDir`), a `.vitepress/`
+folder's config (its `srcDir`), `docusaurus.config.*` (`docs/`, `blog/`, `src/pages/`),
+and a Sphinx `conf.py` (its folder). `[[site]]` tables in the workspace config declare
+one the detection misses.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+MKDOCS = "mkdocs"
+HUGO = "hugo"
+VITEPRESS = "vitepress"
+DOCUSAURUS = "docusaurus"
+SPHINX = "sphinx"
+RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX)
+
+
+@dataclass(frozen=True, slots=True)
+class Site:
+    """A documentation site built from a repo: its renderer, the folder its pages come
+    from ("" for the repo's root), the config that says so, and the redirects it
+    declares (old page path -> new, both relative to `root`)."""
+
+    renderer: str
+    root: str
+    config: str = ""
+    redirects: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+    def holds(self, path: str) -> bool:
+        return not self.root or path.startswith(self.root + "/")
+
+    @property
+    def name(self) -> str:
+        return f"{self.renderer} site {self.config or self.root or '.'}"
+
+
+# A code file's links: any site's rules may be the ones that hold.
+ANY_SITE = Site("any", "")
+
+_CONFIG_NAMES = {
+    "mkdocs.yml", "mkdocs.yaml", "hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
+    "config.toml", "config.yaml", "config.yml", "conf.py",
+    "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
+}
+_VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config\.(?:[cm]?js|[cm]?ts)$")
+_YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
+_TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
+_JS_KEY = r"\b{key}\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
+_REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
+
+
+def candidates(paths: Iterable[str]) -> list[str]:
+    """The paths that may be a site's config."""
+    return sorted(p for p in paths if posixpath.basename(p) in _CONFIG_NAMES or _VITEPRESS_CONFIG.search(p))
+
+
+def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[str]) -> tuple[Site, ...]:
+    """The sites a tree builds: `paths` its files, `read` a file's text (None when it
+    cannot be read), `dirs` its directories."""
+    found: list[Site] = []
+    for config in candidates(paths):
+        where = posixpath.dirname(config)
+        base = posixpath.basename(config)
+        if _VITEPRESS_CONFIG.search(config):
+            site_dir = posixpath.dirname(where)  # the folder holding .vitepress/
+            src = _value(_JS_KEY, "srcDir", read(config))
+            found.append(Site(VITEPRESS, _join(site_dir, src), config))
+        elif base.startswith("mkdocs."):
+            text = read(config)
+            docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
+            found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text)))
+        elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs):
+            text = read(config) or ""
+            syntax = _TOML_KEY if base.endswith(".toml") else _YAML_KEY
+            content = _value(syntax, "contentDir", text) or "content"
+            if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
+                continue  # a config.toml beside content/ that is no Hugo site's
+            found.append(Site(HUGO, _join(where, content), config))
+        elif base.startswith("docusaurus.config."):
+            for folder in ("docs", "blog", "src/pages"):
+                found.append(Site(DOCUSAURUS, _join(where, folder), config))
+        elif base == "conf.py":
+            text = read(config) or ""
+            if "extensions" in text or "sphinx" in text.lower():
+                found.append(Site(SPHINX, where, config))
+    return tuple(found)
+
+
+def site_of(sites: Iterable[Site], path: str) -> Site | None:
+    """The site that shows `path` (the one with the deepest root holding it), if any."""
+    best: Site | None = None
+    for site in sites:
+        if site.holds(path) and (best is None or len(site.root) > len(best.root)):
+            best = site
+    return best
+
+
+def _value(pattern: str, key: str, text: str | None) -> str | None:
+    if not text:
+        return None
+    m = re.search(pattern.format(key=re.escape(key)), text)
+    return m.group(1).strip() if m else None
+
+
+def _join(where: str, sub: str | None) -> str:
+    if not sub:
+        return where
+    joined = posixpath.normpath(posixpath.join(where, sub))
+    return "" if joined == "." else joined
+
+
+def _redirects(text: str | None) -> dict[str, str]:
+    """mkdocs-redirects' `redirect_maps:` (`old.md: new.md`, both in docs_dir)."""
+    out: dict[str, str] = {}
+    if not text or "redirect_maps" not in text:
+        return out
+    inside = False
+    indent = -1
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("redirect_maps:"):
+            inside, indent = True, len(line) - len(line.lstrip())
+            continue
+        if not inside or not stripped or stripped.startswith("#"):
+            continue
+        if len(line) - len(line.lstrip()) <= indent:
+            break
+        m = _REDIRECT.match(line)
+        if m:
+            out[m.group(1)] = m.group(2)
+    return out

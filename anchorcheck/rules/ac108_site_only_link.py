@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.resolve.resolver import Status
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC108", "site-only-link", Severity.WARNING)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """A link works on the documentation site, but not where GitHub shows the page.
+
+    What: a link in a folder's README, which a documentation site publishes
+    (resolve/sites.py: MkDocs, Hugo, VitePress, Docusaurus, Sphinx) and GitHub shows
+    below the folder's listing, that resolves only by the site's rules: its heading
+    ids, page URLs (`../install/`), extension-less links, redirects.
+    Why: readers browsing the repo on GitHub follow it and land nowhere.
+    Example: `[options](#build-target)` in docs/README.md of a VitePress site: GitHub's
+    id for `## build.target` is `#buildtarget`.
+    """
+    for res in ctx.resolutions(Status.RESOLVED):
+        if res.site_only is None:
+            continue
+        ref = res.reference
+        msg = (f"{ref.location_text or ref.text!s} resolves only as the {res.site_only} builds "
+               f"this page; where GitHub shows {ref.path}, it is broken")
+        yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, ref.text)

