@@ -13,38 +13,51 @@ and anchorcheck itself (`pip install -e .` in this repository). Then, from the r
         pip=/work/.mirror/pypa+pip/repo \
         helm-charts=/work/.mirror/prometheus-community+helm-charts/repo \
         k8s-community=/work/.mirror/kubernetes+community/repo \
-        [--out /tmp/linkcmp] [--remark-dir /tmp/remark] [--lychee lychee] [--repeat 1] [--timeout 600]
+        [--out /tmp/linkcmp] [--remark-dir /tmp/remark] [--lychee lychee] [--repeat 1] \
+        [--timeout 600] [--no-origin]
 
-Each NAME=GITDIR (a bare repository or a work tree) has its HEAD written out into a temp
-directory NAME (blob by blob; a blob missing from a partial snapshot becomes an empty
-placeholder file, listed in the output) and committed there as one commit with a fixed
-author, so that anchorcheck runs on a real repository. Then, on that tree:
+Each NAME=GITDIR[#OWNER/REPO] (GITDIR a bare repository or a work tree) has its HEAD
+written out into a temp directory NAME (blob by blob; a blob missing from a partial
+snapshot becomes an empty placeholder file, listed in the output) and committed there as
+one commit with a fixed author and date, so that anchorcheck runs on a real repository.
+The temp repo gets the remote `origin` https://github.com/OWNER/REPO (OWNER/REPO given, or
+read from a path part `OWNER+REPO` as in the mirror paths above; none with --no-origin):
+anchorcheck takes a repo's GitHub name from its origin, and without one takes any GitHub
+URL whose repo part equals NAME as pointing into the repo. Nothing is fetched. Then, on
+that tree:
 
-- anchorcheck: `python -m anchorcheck check --no-cache --select AC101,AC102,AC103,AC105
-  --format json --fail-on never -q` with cwd = the tree (single-repo mode); findings in
-  `.md` files only. `check` JSON carries no link text, so `anchorcheck refs --no-cache
-  --format json` (not timed) is run too and gives each reference's `text`.
+- anchorcheck: `python -m anchorcheck check --no-cache --offline --select
+  AC101,AC102,AC103,AC105 --format json --fail-on never -q` with cwd = the tree
+  (single-repo mode); findings in `.md` files only. `check` JSON carries no link text, so
+  `anchorcheck refs --no-cache --format json` (not timed) is run too and gives each
+  reference's `text`.
 - lychee: `lychee --offline --include-fragments --no-progress --format json --root-dir
   TREE --files-from LIST`, LIST being every tracked `*.md` file (a `'TREE/**/*.md'` glob
   would skip hidden folders such as .github/ and git-ignored files); `error_map` entries.
 - remark: `REMARK_DIR/node_modules/.bin/remark --no-config --rc-path RC --no-color --frail
   --quiet FILES...` (what `npx remark` runs from REMARK_DIR) with cwd = the tree, FILES the
   same list, RC a config outside the tree that loads remark-validate-links by absolute path
-  with `{"repository": false, "root": TREE}` (no git remote is read, no URL checked);
-  its `remark-validate-links:*` warnings.
+  with `{"repository": false, "root": TREE}` (no git remote is read, no URL checked;
+  --remark-repository gives it https://github.com/OWNER/REPO instead, and it then checks
+  URLs into that repo against the tree, still offline); its `remark-validate-links:*`
+  warnings.
 
 Every report is normalised to (path, line, column, target): target is the link
 destination as written, read from the source at the reported line and column (inline
-link, image, reference link through its definition, definition, autolink, HTML href/src);
-where that fails, from the tool's own text (anchorcheck's reference text, remark's quoted
-target, lychee's URL made relative to the tree). Reports of one tool at one (path, line,
-column, target) count once (remark gives a missing file and its missing heading as two
-warnings). Across tools, reports match on (path, line, target), then leftovers on (path,
-line, column), then on (path, target). Written: OUT/NAME.json per repo (every link with the
-tools that reported it, their messages, timings) and OUT/summary.md (counts, agreement,
-timings, and every link that not all tools reported). Wall times are medians over
---repeat runs; a tool that takes longer than --timeout seconds on a repo is recorded as
-timed out and left out of that repo's comparison. Not part of the test suite.
+link, image, reference link through its definition, definition, autolink, HTML href/src,
+bare URL); where that fails, from the tool's own text (anchorcheck's reference text,
+remark's quoted target, lychee's URL made relative to the tree). Reports of one tool at
+one (path, line, column, target) count once (remark gives a missing file and its missing
+heading as two warnings), and so does a report inside the text of an inline link
+reported with the same target (anchorcheck reports both URLs of `[URL](URL)`). Across
+tools, reports match on (path, line, target), then on (path, line, column), then on
+(path, target) where a report has no line or sits on a reference definition (anchorcheck
+and remark report `[label]: target`, lychee each use of the label: one link). Written:
+OUT/NAME.json per repo (every link with the tools that reported it, their messages,
+timings) and OUT/summary.md (counts, agreement, timings, and every link that not all
+tools reported). Wall times are medians over --repeat runs; a tool that takes longer
+than --timeout seconds on a repo is recorded as timed out and left out of
+that repo's comparison. Not part of the test suite.
 """
 
 from __future__ import annotations
@@ -69,6 +82,7 @@ from typing import IO, Any
 
 TOOLS = ("anchorcheck", "lychee", "remark")
 SELECT = "AC101,AC102,AC103,AC105"
+ANCHORCHECK_EXCLUDES = frozenset({"vendor", "node_modules", "testdata"})
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "links-compare",
     "GIT_AUTHOR_EMAIL": "links-compare@example.invalid",
@@ -171,7 +185,9 @@ def commit_tree(tree: Path) -> None:
 # --- reading link targets from the source ---------------------------------------------
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_DEF = re.compile(r"^ {0,3}\[((?:[^\]\\]|\\.)+)\]:\s*(<[^>]*>|\S+)")
+# a link reference definition, also inside list items and block quotes
+_DEF = re.compile(r"^(?:[ \t]*(?:[*+-]|\d{1,9}[.)]|>)[ \t]+|[ \t]*>)*[ \t]{0,3}"
+                  r"\[((?:[^\]\\]|\\.)+)\]:[ \t]*(<[^>]*>|\S+)")
 _HTML_ATTR = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -268,17 +284,23 @@ def target_at(lines: Sequence[str], defs: dict[str, str], line: int, col: int) -
         if close != -1 and joined[close + 1:close + 2] == "(":
             return _inline_dest(joined, close + 1)
         return None
+    attrs = list(_HTML_ATTR.finditer(text))
+    inside = [a for a in attrs if a.start() <= i < a.end()]  # lychee points into the tag's value
+    if inside:
+        return next(g for g in inside[0].groups() if g is not None)
     if i < len(text) and text[i] == "<":
-        html = _HTML_ATTR.search(text, i)
-        if html and text[i + 1:i + 2].isalpha() and ":" not in text[i:html.start()].split()[0]:
-            return next(g for g in html.groups() if g is not None)
+        later = [a for a in attrs if a.start() > i]
+        word = text[i + 1:].split(maxsplit=1)[0] if text[i + 1:].strip() else ""
+        if later and word[:1].isalpha() and ":" not in word:  # an HTML tag, not an autolink
+            return next(g for g in later[0].groups() if g is not None)
         end = text.find(">", i)
         if end != -1:
             return text[i + 1:end]
-    html = _HTML_ATTR.search(text, i)
-    if html:
-        return next(g for g in html.groups() if g is not None)
-    return None
+    rest = [a for a in attrs if a.start() >= i]
+    if rest:
+        return next(g for g in rest[0].groups() if g is not None)
+    bare = re.match(r"[^\s<>()\[\]`'\"]+", text[i:])  # a bare URL or path in the text
+    return bare.group(0).rstrip(".,;:!?") if bare and bare.group(0).rstrip(".,;:!?") else None
 
 
 class Sources:
@@ -341,20 +363,42 @@ def run_repeated(tool: ToolRun, cwd: Path, timeout: float, repeat: int,
     return last
 
 
-def dedupe(reports: Iterable[Report]) -> list[Report]:
+def inline_span(lines: Sequence[str], line: int | None, col: int | None) -> tuple[int, int] | None:
+    """0-based [start, end) on its line of the inline link `[text](dest)` starting at line:col."""
+    if line is None or col is None or not 1 <= line <= len(lines):
+        return None
+    text, i = lines[line - 1], col - 1
+    if text[i:i + 1] == "!":
+        i += 1
+    if text[i:i + 1] != "[":
+        return None
+    close = _closing(text, i, "[", "]")
+    if close == -1 or text[close + 1:close + 2] != "(":
+        return None
+    end = _closing(text, close + 1, "(", ")")
+    return (col - 1, end + 1) if end != -1 else None
+
+
+def dedupe(reports: Iterable[Report], src: Sources) -> list[Report]:
+    """One report per (path, line, column, target); a report inside the text of an inline
+    link reported with the same target (`[URL](URL)`) joins that link's report."""
     seen: dict[tuple[str, int | None, int | None, str], Report] = {}
-    for r in reports:
+    for r in sorted(reports, key=lambda r: (r.path, r.line or 0, r.col or 0)):
         key = (r.path, r.line, r.col, r.target)
-        if key in seen:
-            seen[key].messages.extend(m for m in r.messages if m not in seen[key].messages)
+        outer = next((o for o in seen.values() if (o.path, o.line, o.target) == (r.path, r.line, r.target)
+                      and r.col is not None and (span := inline_span(src.get(o.path)[0], o.line, o.col))
+                      and span[0] < r.col - 1 < span[1]), None)
+        into = seen.get(key) or outer
+        if into is not None:
+            into.messages.extend(m for m in r.messages if m not in into.messages)
         else:
             seen[key] = r
     return list(seen.values())
 
 
 def run_anchorcheck(tree: Path, src: Sources, timeout: float, repeat: int) -> ToolRun:
-    tool = ToolRun("anchorcheck", [sys.executable, "-m", "anchorcheck", "check", "--no-cache", "--select",
-                                   SELECT, "--format", "json", "--fail-on", "never", "-q"])
+    tool = ToolRun("anchorcheck", [sys.executable, "-m", "anchorcheck", "check", "--no-cache", "--offline",
+                                   "--select", SELECT, "--format", "json", "--fail-on", "never", "-q"])
     run = run_repeated(tool, tree, timeout, repeat)
     if run is None:
         return tool
@@ -385,7 +429,7 @@ def run_anchorcheck(tree: Path, src: Sources, timeout: float, repeat: int) -> To
                 target = _strip_dest(m.group(1))
         msg = f"{f['code']} {f['message']}" + (f" [text: {text}]" if text else "")
         reports.append(Report("anchorcheck", path, line, col, target, how, [msg]))
-    tool.reports = dedupe(reports)
+    tool.reports = dedupe(reports, src)
     return tool
 
 
@@ -420,10 +464,12 @@ def run_lychee(tree: Path, src: Sources, files: list[str], timeout: float, repea
                 target = urllib.parse.unquote(url.removeprefix("file://").removeprefix(root))
             reports.append(Report("lychee", path, line, col, target, how,
                                   [f"{status.get('text', '')}: {url}"]))
+    warnings = [w.strip() for w in run.stderr.splitlines() if "[WARN]" in w or "[ERROR]" in w]
+    tool.notes += [w.replace(str(tree) + "/", "") for w in warnings]
     for key in ("timeout_map", "redirect_map"):
         if data.get(key):
             tool.notes.append(f"{key} not empty: {sum(len(v) for v in data[key].values())} entries")
-    tool.reports = dedupe(reports)
+    tool.reports = dedupe(reports, src)
     return tool
 
 
@@ -452,11 +498,11 @@ def parse_remark(stderr: str) -> tuple[list[tuple[str, int, int, str, str]], lis
 
 
 def run_remark(tree: Path, src: Sources, files: list[str], timeout: float, repeat: int,
-               remark_dir: Path, scratch: Path) -> ToolRun:
+               remark_dir: Path, scratch: Path, repository: str | None) -> ToolRun:
     rc = scratch / "remarkrc.json"
     plugin = remark_dir / "node_modules" / "remark-validate-links" / "index.js"
-    rc.write_text(json.dumps({"plugins": [[str(plugin), {"repository": False, "root": str(tree)}]]}),
-                  encoding="utf-8")
+    options = {"repository": repository or False, "root": str(tree)}
+    rc.write_text(json.dumps({"plugins": [[str(plugin), options]]}), encoding="utf-8")
     binary = remark_dir / "node_modules" / ".bin" / "remark"
     tool = ToolRun("remark", [str(binary), "--no-config", "--rc-path", str(rc), "--no-color", "--frail",
                               "--quiet", *files])
@@ -477,7 +523,7 @@ def run_remark(tree: Path, src: Sources, files: list[str], timeout: float, repea
             m = _REMARK_TARGET.search(message)
             target = ((m.group(2) or "") + m.group(1)) if m else message
         reports.append(Report("remark", path, line, col, target, how, [f"{rule} {message}"]))
-    tool.reports = dedupe(reports)
+    tool.reports = dedupe(reports, src)
     return tool
 
 
@@ -540,6 +586,22 @@ def match(runs: dict[str, ToolRun], src: Sources) -> list[Link]:
         add(g, "path+line+target", pair=True)
     for g in groups(lambda r: (r.path, r.line, r.col) if r.line is not None and r.col is not None else None):
         add(g, "path+line+col", pair=True)
+    # reports left over (lychee's, at each use of a label) join a link already made at that
+    # label's definition line when their tool is not in it yet
+    at_definition: dict[tuple[str, str], list[tuple[Link, frozenset[str]]]] = defaultdict(list)
+    for link in links:
+        if src.on_definition(link.path, link.line):
+            at_definition[(link.path, link.target)].append((link, frozenset(link.tools)))
+    for tool, reports in pending.items():
+        for r in reports:
+            if id(r) in used or src.on_definition(r.path, r.line):
+                continue
+            home = next((k for k, had in at_definition.get((r.path, r.target), []) if tool not in had), None)
+            if home is not None:
+                home.tools.setdefault(tool, []).append(r)
+                if "use of" not in home.matched_by:
+                    home.matched_by += ", path+target (use of a definition)"
+                used.add(id(r))
     for g in groups(lambda r: (r.path, r.target)):
         loose = [r for rs in g.values() for r in rs if r.line is None or src.on_definition(r.path, r.line)]
         if loose:
@@ -573,7 +635,34 @@ def md_files(tree: Path) -> list[str]:
     return sorted(p for p in out.split("\0") if p and (tree / p).is_file() and not (tree / p).is_symlink())
 
 
-def compare_repo(name: str, git_dir: str, args: argparse.Namespace) -> dict[str, Any]:
+def github_slug(git_dir: str, given: str) -> str | None:
+    """`OWNER/REPO` for the temp repo's origin: given, else a path part `OWNER+REPO`."""
+    if given:
+        return given
+    found = [p for p in Path(git_dir).parts if re.fullmatch(r"[\w.-]+\+[\w.-]+", p)]
+    return found[-1].replace("+", "/", 1) if found else None
+
+
+def anchorcheck_reads(path: str) -> bool:
+    """False for a file under anchorcheck's default excludes (vendor/, node_modules/, testdata/)."""
+    return not any(part in ANCHORCHECK_EXCLUDES for part in path.split("/")[:-1])
+
+
+def link_json(link: Link) -> dict[str, Any]:
+    lines = sorted({r.line for rs in link.tools.values() for r in rs if r.line is not None})
+    return {
+        "path": link.path,
+        "line": link.line,
+        "lines": lines,
+        "target": link.target,
+        "tools": [t for t in TOOLS if t in link.tools],
+        "matched_by": link.matched_by,
+        "anchorcheck_reads_file": anchorcheck_reads(link.path),
+        "reports": {t: [asdict(r) for r in rs] for t, rs in link.tools.items()},
+    }
+
+
+def compare_repo(name: str, git_dir: str, slug: str | None, args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="linkcmp-") as tmp:
         tree = Path(tmp) / name
         scratch = Path(tmp) / "scratch"
@@ -581,13 +670,17 @@ def compare_repo(name: str, git_dir: str, args: argparse.Namespace) -> dict[str,
         scratch.mkdir()
         head, missing = export_head(git_dir, tree)
         commit_tree(tree)
+        if slug:
+            git(tree, "remote", "add", "origin", f"https://github.com/{slug}.git")
         files = md_files(tree)
         src = Sources(tree)
-        print(f"{name}: {head[:12]}, {len(files)} .md files, {len(missing)} missing blobs", file=sys.stderr)
+        print(f"{name}: {head[:12]}, origin {slug}, {len(files)} .md files, {len(missing)} missing blobs",
+              file=sys.stderr)
         runs = {
             "anchorcheck": run_anchorcheck(tree, src, args.timeout, args.repeat),
             "lychee": run_lychee(tree, src, files, args.timeout, args.repeat, args.lychee, scratch),
-            "remark": run_remark(tree, src, files, args.timeout, args.repeat, Path(args.remark_dir), scratch),
+            "remark": run_remark(tree, src, files, args.timeout, args.repeat, Path(args.remark_dir), scratch,
+                                 f"https://github.com/{slug}" if slug and args.remark_repository else None),
         }
         for run in runs.values():
             print(f"  {run.tool}: {len(run.reports)} links in {statistics.median(run.wall_s):.2f} s"
@@ -595,20 +688,25 @@ def compare_repo(name: str, git_dir: str, args: argparse.Namespace) -> dict[str,
         done = {t: r for t, r in runs.items() if not r.timed_out}
         links = match(done, src)
         tools = [t for t in TOOLS if t in done]
+        read = [k for k in links if anchorcheck_reads(k.path)]
         result: dict[str, Any] = {
             "name": name,
             "git_dir": git_dir,
             "commit": head,
+            "origin": f"https://github.com/{slug}" if slug else None,
+            "remark_repository": bool(slug and args.remark_repository),
             "md_files": len(files),
+            "md_files_anchorcheck_excludes": sum(not anchorcheck_reads(f) for f in files),
             "missing_blobs": missing,
             "tools": {},
             "agreement": agreement(links, tools),
-            "links": [],
+            "agreement_in_files_anchorcheck_reads": agreement(read, tools),
+            "links": [link_json(k) for k in links],
         }
         for t, run in runs.items():
             wall = statistics.median(run.wall_s) if run.wall_s else None
             result["tools"][t] = {
-                "command": [str(c) for c in run.command[:12]] + (["..."] if len(run.command) > 12 else []),
+                "command": [str(c) for c in run.command[:14]] + (["..."] if len(run.command) > 14 else []),
                 "wall_s": run.wall_s,
                 "wall_median_s": wall,
                 "ms_per_md_file": round(1000 * wall / len(files), 3) if wall and files else None,
@@ -620,24 +718,53 @@ def compare_repo(name: str, git_dir: str, args: argparse.Namespace) -> dict[str,
                 "notes": run.notes,
                 "stderr_tail": run.stderr_tail if t != "remark" else "",
             }
-        for link in links:
-            result["links"].append({
-                "path": link.path,
-                "line": link.line,
-                "target": link.target,
-                "tools": [t for t in TOOLS if t in link.tools],
-                "reports": {t: asdict(r) for t, r in link.tools.items()},
-            })
         return result
+
+
+def versions(args: argparse.Namespace) -> dict[str, str]:
+    def out(cmd: list[str], cwd: Path | None = None) -> str:
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=cwd)
+        except OSError as exc:
+            return f"unavailable ({exc})"
+        return (run.stdout or run.stderr).strip()
+
+    here = Path(__file__).resolve().parent.parent
+    dirty = out(["git", "status", "--porcelain", "--", "anchorcheck"], here)
+    plugin = Path(args.remark_dir) / "node_modules" / "remark-validate-links" / "package.json"
+    try:
+        plugin_version = str(json.loads(plugin.read_text(encoding="utf-8"))["version"])
+    except (OSError, ValueError, KeyError):
+        plugin_version = "unknown"
+    return {
+        "anchorcheck": out(["git", "rev-parse", "--short=10", "HEAD"], here)
+        + (" with uncommitted changes under anchorcheck/" if dirty else ""),
+        "lychee": out([args.lychee, "--version"]),
+        "remark-cli": out([str(Path(args.remark_dir) / "node_modules" / ".bin" / "remark"), "--version"]),
+        "remark-validate-links": plugin_version,
+        "python": sys.version.split()[0],
+    }
 
 
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def summary(results: list[dict[str, Any]]) -> str:
+def _agreement_table(results: list[dict[str, Any]], key: str) -> list[str]:
+    cols = ["anchorcheck+lychee+remark", "anchorcheck+lychee", "anchorcheck+remark", "lychee+remark",
+            "anchorcheck only", "lychee only", "remark only"]
+    out = ["| repo | links | " + " | ".join(cols) + " |", "|---|---:|" + "---:|" * len(cols)]
+    for res in results:
+        ag = res[key]
+        cells = [res["name"], str(sum(ag.values()))] + [str(ag.get(c, "-")) for c in cols]
+        out.append("| " + " | ".join(cells) + " |")
+    return out
+
+
+def summary(results: list[dict[str, Any]], info: dict[str, str]) -> str:
     out = ["# Markdown link checking: anchorcheck, lychee, remark-validate-links (offline)", ""]
-    out += ["Broken links reported per tool (after merging a tool's duplicate reports of one link), "
+    out += ["Versions: " + "; ".join(f"{k} {v}" for k, v in info.items()) + ".", ""]
+    out += ["Broken links reported per tool (a tool's reports of one link at one place merged), "
             "and wall time (median), whole run and per `.md` file.", ""]
     out += ["| repo | commit | .md files | anchorcheck | lychee | remark | anchorcheck s (ms/file) "
             "| lychee s (ms/file) | remark s (ms/file) |", "|---|---|---:|---:|---:|---:|---:|---:|---:|"]
@@ -651,19 +778,18 @@ def summary(results: list[dict[str, Any]]) -> str:
         out.append("| " + " | ".join(cells) + " |")
     out += ["", "Agreement: each link counted once, in the one column naming exactly the tools that "
             "reported it.", ""]
-    cols = ["anchorcheck+lychee+remark", "anchorcheck+lychee", "anchorcheck+remark", "lychee+remark",
-            "anchorcheck only", "lychee only", "remark only"]
-    out += ["| repo | links | " + " | ".join(cols) + " |", "|---|---:|" + "---:|" * len(cols)]
-    for res in results:
-        ag = res["agreement"]
-        out.append(f"| {res['name']} | {len(res['links'])} | "
-                   + " | ".join(str(ag.get(c, "-")) for c in cols) + " |")
-    notes = [(res["name"], t, n) for res in results for t in TOOLS for n in res["tools"][t]["notes"]]
+    out += _agreement_table(results, "agreement")
+    out += ["", "The same, only links in files anchorcheck reads (not under its default excludes "
+            "vendor/, node_modules/, testdata/):", ""]
+    out += _agreement_table(results, "agreement_in_files_anchorcheck_reads")
+    notes = [(res["name"], "setup", f"origin {res['origin'] or 'none'}; "
+              f"{res['md_files_anchorcheck_excludes']} .md files under anchorcheck's default excludes")
+             for res in results]
+    notes += [(res["name"], t, n) for res in results for t in TOOLS for n in res["tools"][t]["notes"]]
     notes += [(res["name"], "export", f"{len(res['missing_blobs'])} blobs missing from the snapshot, "
                f"written as empty files: {', '.join(res['missing_blobs'])}") for res in results
               if res["missing_blobs"]]
-    if notes:
-        out += ["", "Notes:", ""] + [f"- {name}, {tool}: {_cell(n)}" for name, tool, n in notes]
+    out += ["", "Notes:", ""] + [f"- {name}, {tool}: {_cell(n)}" for name, tool, n in notes]
     for res in results:
         ran = [t for t in TOOLS if not res["tools"][t]["timed_out"]]
         odd = [k for k in res["links"] if len(k["tools"]) < len(ran)]
@@ -672,34 +798,49 @@ def summary(results: list[dict[str, Any]]) -> str:
             continue
         out += ["| path:line | target | reported by | messages |", "|---|---|---|---|"]
         for k in odd:
-            msgs = "; ".join(f"{t}: {' / '.join(r['messages'])}" for t, r in k["reports"].items())
+            msgs = "; ".join(f"{t}: " + " / ".join(m for r in rs for m in r["messages"])
+                             for t, rs in k["reports"].items())
             where = f"{k['path']}:{k['line']}" if k["line"] is not None else k["path"]
-            out.append(f"| {_cell(where)} | `{_cell(k['target'])}` | {', '.join(k['tools'])} | "
-                       f"{_cell(msgs)} |")
+            if len(k["lines"]) > 1:
+                where += f" (lines {', '.join(map(str, k['lines']))})"
+            if not k["anchorcheck_reads_file"]:
+                msgs = "[file under anchorcheck's default excludes] " + msgs
+            tick = "``" if "`" in k["target"] else "`"
+            cells = [_cell(where), f"{tick}{_cell(k['target'])}{tick}", ", ".join(k["tools"]), _cell(msgs)]
+            out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("repos", nargs="+", metavar="NAME=GITDIR")
+    ap.add_argument("repos", nargs="+", metavar="NAME=GITDIR[#OWNER/REPO]")
     ap.add_argument("--out", default="/tmp/linkcmp", help="output folder (default: /tmp/linkcmp)")
     ap.add_argument("--remark-dir", default="/tmp/remark",
                     help="where remark-cli and remark-validate-links are installed")
     ap.add_argument("--lychee", default=shutil.which("lychee") or "lychee", help="lychee binary")
     ap.add_argument("--repeat", type=int, default=1, help="timed runs per tool (median reported)")
     ap.add_argument("--timeout", type=float, default=600.0, help="seconds before a tool is left out")
+    ap.add_argument("--no-origin", action="store_true", help="give the temp repos no origin remote")
+    ap.add_argument("--remark-repository", action="store_true",
+                    help="give remark-validate-links the origin's URL as `repository` (it then checks "
+                    "github.com URLs into the repo against the tree; still offline) instead of false")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    info = versions(args)
     results = []
     for item in args.repos:
-        name, sep, git_dir = item.partition("=")
+        name, sep, rest = item.partition("=")
+        git_dir, _, given = rest.partition("#")
         if not sep or not name or not git_dir:
-            raise SystemExit(f"links_compare: {item!r} is not NAME=GITDIR")
-        res = compare_repo(name, str(Path(git_dir).resolve()), args)
+            raise SystemExit(f"links_compare: {item!r} is not NAME=GITDIR[#OWNER/REPO]")
+        git_dir = str(Path(git_dir).resolve())
+        slug = None if args.no_origin else github_slug(git_dir, given)
+        res = compare_repo(name, git_dir, slug, args)
+        res["versions"] = info
         (out / f"{name}.json").write_text(json.dumps(res, indent=1) + "\n", encoding="utf-8")
         results.append(res)
-    (out / "summary.md").write_text(summary(results), encoding="utf-8")
+    (out / "summary.md").write_text(summary(results, info), encoding="utf-8")
     print(f"wrote {out}/summary.md and {len(results)} repo files", file=sys.stderr)
 
 

@@ -54,6 +54,11 @@ _PAGES = (".html", ".htm")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+def caps_shaped(name: str) -> bool:
+    """Whether a heading's name is written in capitals (ROLLBACK ON THE DEGRADED PATH)."""
+    return name == name.upper() and any(ch.isalpha() for ch in name)
+
+
 def _without_dots(path: str) -> str:
     """The path without its leading `/`, `./` and `../` parts: what is looked for where
     there is no file to be relative to."""
@@ -440,7 +445,7 @@ class Resolver:
         located = self._locate(ref)
         if isinstance(located, Resolution):
             if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
-                elsewhere = self._named(ref.name or "")
+                elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
             if located.status is Status.DANGLING_PATH and self._generated(ref, located):
@@ -689,13 +694,14 @@ class Resolver:
             return Resolution(ref, Status.RESOLVED, files=files)
         if len(files) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))
+        near: list[str] = []
         if ref.kind is RefKind.HEADING:
-            elsewhere = self._named(name)
+            elsewhere, near = self._moved_to(name)
             if elsewhere:
                 return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere), files=files)
         local = [a for f in files for a in self.index.by_file.get(f, []) if a.kind is not AnchorKind.NOTE]
         candidates = [a.slug for a in local] if ref.kind is RefKind.SLUG else [a.name for a in local]
-        suggestions = suggest(name, candidates) or (
+        suggestions = suggest(name, candidates) or near or (
             self._suggest_heading(name) if ref.kind is RefKind.HEADING else []
         )
         return Resolution(ref, Status.DANGLING, files=files, suggestions=tuple(suggestions))
@@ -730,6 +736,19 @@ class Resolver:
         if anchor.kind is AnchorKind.MARKDOWN:
             return anchor.name.casefold() == (ref.name or "").casefold()
         return anchor.name == ref.name
+
+    def _moved_to(self, name: str) -> tuple[list[Anchor], list[str]]:
+        """Where a heading cited in a file that lacks it is instead, and the names of
+        near misses. A caps heading is only ever a caps heading: a Markdown heading
+        whose text matches it but for case (a backend doc's `## Rollback on the
+        degraded path`) is another page's title, not where it moved; at most a
+        did-you-mean."""
+        found = self._named(name)
+        if not caps_shaped(name):
+            return found, []
+        moved = [a for a in found if a.kind is not AnchorKind.MARKDOWN or a.name == name]
+        near = sorted({a.name for a in found if a not in moved})
+        return moved, near
 
     def _named(self, name: str) -> list[Anchor]:
         """The anchors named `name`: caps headings and Notes as written, Markdown

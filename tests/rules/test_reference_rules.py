@@ -3,8 +3,10 @@ heading or Note cited right, wrongly, ambiguously, or not at all."""
 
 from __future__ import annotations
 
+import json
+
 from tests.check.test_check import CITE, DEPLOY, codes, findings
-from tests.conftest import WorkspaceBuilder
+from tests.conftest import WorkspaceBuilder, run_cli
 
 
 def test_heading_on_unmerged_branch_dangles_until_that_branch_is_the_ref(ws: WorkspaceBuilder) -> None:
@@ -108,3 +110,19 @@ def test_unreferenced_anchor_is_off_by_default_and_can_be_enabled(ws: WorkspaceB
     r = ws.check("--enable", "AC120", "--fail-on", "info")
     assert r.code == 1
     assert "r:a.py:1:3: AC120 'LONELY HEADING HERE' is not cited anywhere in the workspace" in r.out
+
+
+def test_a_caps_heading_is_not_moved_to_a_markdown_title_that_matches_but_for_case(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"templates/jobs.yaml": "# STRATEGY\n# Recreate, so the old pod is gone.\nkind: Deployment\n"})
+    ws.repo("backend", {"docs/rollback.md": "# Runbook\n\n## Rollback on the degraded path\n\nSteps.\n"})
+    ws.repo("runtime", {"jobs.py": "# see ROLLBACK ON THE DEGRADED PATH in client/templates/jobs.yaml\nx = 1\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    [found] = json.loads(run.out)["findings"]
+    assert found["code"] == "AC101", found
+    assert found["message"].endswith("(did you mean 'Rollback on the degraded path'?)"), found["message"]
+    # A caps heading that did move, as a caps heading, is AC102 with its place.
+    ws.pr("client", "moved", {"templates/jobs.yaml": "kind: Deployment\n",
+                              "templates/rollback.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Keep the old pod.\nx: 1\n"})
+    run = run_cli("check", "--format", "json", "--no-cache", "--ref", "client=moved", cwd=ws.root)
+    [moved] = json.loads(run.out)["findings"]
+    assert moved["code"] == "AC102" and "client:templates/rollback.yaml" in moved["message"], moved
