@@ -363,34 +363,31 @@ def run_repeated(tool: ToolRun, cwd: Path, timeout: float, repeat: int,
     return last
 
 
-def inline_span(lines: Sequence[str], line: int | None, col: int | None) -> tuple[int, int] | None:
-    """0-based [start, end) on its line of the inline link `[text](dest)` starting at line:col."""
+def enclosing_link(lines: Sequence[str], line: int | None, col: int | None) -> tuple[int, int] | None:
+    """0-based [start, end) on its line of the innermost inline link `[text](dest)` holding line:col."""
     if line is None or col is None or not 1 <= line <= len(lines):
         return None
     text, i = lines[line - 1], col - 1
-    if text[i:i + 1] == "!":
-        i += 1
-    if text[i:i + 1] != "[":
-        return None
-    close = _closing(text, i, "[", "]")
-    if close == -1 or text[close + 1:close + 2] != "(":
-        return None
-    end = _closing(text, close + 1, "(", ")")
-    return (col - 1, end + 1) if end != -1 else None
+    best: tuple[int, int] | None = None
+    for start in (k for k, ch in enumerate(text) if ch == "[" and k <= i):
+        close = _closing(text, start, "[", "]")
+        if close == -1 or text[close + 1:close + 2] != "(":
+            continue
+        end = _closing(text, close + 1, "(", ")")
+        if end != -1 and start <= i <= end and (best is None or end - start < best[1] - best[0]):
+            best = (start, end + 1)
+    return best
 
 
 def dedupe(reports: Iterable[Report], src: Sources) -> list[Report]:
-    """One report per (path, line, column, target); a report inside the text of an inline
-    link reported with the same target (`[URL](URL)`) joins that link's report."""
-    seen: dict[tuple[str, int | None, int | None, str], Report] = {}
+    """One report per (path, line, column, target); reports with one target inside one inline
+    link (anchorcheck reports both URLs of `[URL](URL)`) count once too."""
+    seen: dict[tuple[object, ...], Report] = {}
     for r in sorted(reports, key=lambda r: (r.path, r.line or 0, r.col or 0)):
-        key = (r.path, r.line, r.col, r.target)
-        outer = next((o for o in seen.values() if (o.path, o.line, o.target) == (r.path, r.line, r.target)
-                      and r.col is not None and (span := inline_span(src.get(o.path)[0], o.line, o.col))
-                      and span[0] < r.col - 1 < span[1]), None)
-        into = seen.get(key) or outer
-        if into is not None:
-            into.messages.extend(m for m in r.messages if m not in into.messages)
+        span = enclosing_link(src.get(r.path)[0], r.line, r.col)
+        key: tuple[object, ...] = (r.path, r.line, r.target, span or r.col)
+        if key in seen:
+            seen[key].messages.extend(m for m in r.messages if m not in seen[key].messages)
         else:
             seen[key] = r
     return list(seen.values())

@@ -97,6 +97,8 @@ _BLOB_URL = compiled_on_use(
     r"|[\w.-]{1,100}/(?:[\w.-]{1,100}/){0,5}?(?P<gowner>[\w.-]{1,100})/(?P<gname>[\w.-]{1,100})"
     r"/-/(?P<gpage>blob|tree)/)"
     r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})"
+    # A query (`?plain=1`, which shows a Markdown file's source, so `#L83` is a line)
+    r"(?:\?[^\s#)>\]\"'`]{0,200})?"
     r"(?:#(?:L(?P<l1>\d+)(?:-L(?P<l2>\d+))?(?![\w-])|(?P<frag>[^\s)>\]\"'`]{1,300})))?"
 )
 # The branch names a repo's default branch goes by, and `HEAD` (GitHub's name for it).
@@ -410,9 +412,10 @@ def _blob_url_reference(joined: JoinedText, m: re.Match[str]) -> Reference:
         return Reference.make(RefKind.LINES, line, col, text, target_repo=repo,
                               target_path=path, lines=span, via_url=True, claim=claim)
     frag = unquote(m.group("frag") or "").rstrip(".,;:")
-    if frag and "tree" not in (m.group("page"), m.group("gpage")):
+    if frag:
         # A heading of a Markdown file in another repo, cited as people cite one: by
-        # its page's URL. Checked as a relative link to it is.
+        # its page's URL (a folder's: the README shown below its listing). Checked as
+        # a relative link to it is.
         return Reference.make(RefKind.SLUG, line, col, text, name=frag, target_repo=repo,
                               target_path=path, via_url=True)
     return Reference.make(RefKind.PATH, line, col, text, target_repo=repo,

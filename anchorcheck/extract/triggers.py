@@ -218,9 +218,10 @@ HADDOCK_INTEREST = dataclasses.replace(
 # Between the blocks KeepTest.select joins: no pattern it searches matches a NUL, and a
 # caps run stops at a line break, so every match in the joined text lies in one block.
 _SEPARATOR = "\x00\n"
-# A digit after a blank or a colon: where every `numeric` alternative (`:12`, `at line
-# 3`) ends; written digit first, so that the engine scans for digits.
-_NUMERIC_END = compiled_on_use(r"\d(?<=[\s:]\d)")
+# A digit after a blank, a colon or a `#`: where every `numeric` alternative (`:12`,
+# `at line 3`, an issue's `#12`) ends; written digit first, so that the engine scans
+# for digits.
+_NUMERIC_END = compiled_on_use(r"\d(?<=[\s:#]\d)")
 # Fewer blocks than this are asked one by one: below it the ~40 searches of the joined
 # text cost more than ~30 per block (every 10th GHC Haskell file, instructions of
 # extraction: one by one 1,984M, joined from 1 block 1,750M, from 3 1,748M, from 8
@@ -247,7 +248,7 @@ class KeepTest:
         each search runs once over them all; nothing it looks for can span the
         separator, and each holds in the joined text exactly where it holds in a
         block, except the `numeric` alternatives, which are only located (a digit after
-        a blank or colon) and then asked of those blocks. A hypothesis test compares
+        a blank, colon or `#`) and then asked of those blocks. A hypothesis test compares
         the answers with the block-by-block test's."""
         if len(ranges) < _JOINED_FROM:
             return [self(text, s, e) for s, e in ranges]

@@ -50,6 +50,9 @@ _SLUG_SHAPE = re.compile(r"[\w-]*")
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
 _PAGES = (".html", ".htm")
+# The page shown for a directory: GitHub's README below its listing; a site's index.
+_DIR_PAGES_GITHUB = ("README.md", "readme.md", "Readme.md", "README.markdown", "README")
+_DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 # A directory named for a language (`de`, `pt-BR`, `zh_CN`, `zh-hant`).
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
@@ -462,9 +465,16 @@ class Resolver:
             return Resolution(ref, Status.RESOLVED, files=located)
         if ref.kind is RefKind.SLUG and all(path not in self.index.snapshots[repo].paths
                                             for repo, path in located):
-            # A fragment of a directory's page: GitHub shows its README, a site its
-            # index; which one is meant cannot be told, so only the directory is checked.
-            return Resolution(ref, Status.RESOLVED, files=located)
+            # A fragment of a directory's page: GitHub shows its README below the
+            # listing, a site its index page. From a code file, which renderer is
+            # meant cannot be told: only the directory is checked.
+            site = self._renderer(ref)
+            pages = _DIR_PAGES_GITHUB if site is None else _DIR_PAGES_SITE if site is not ANY_SITE else ()
+            shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
+            page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
+            if page_of is None:
+                return Resolution(ref, Status.RESOLVED, files=located)
+            return self._in_files(ref, (page_of,))
         return self._in_files(ref, located)
 
     def _generated(self, ref: Reference, located: Resolution) -> bool:

@@ -388,6 +388,7 @@ _SELECT_BITS = st.sampled_from([
        haddock=st.booleans(), caps=st.booleans())
 @example(text="see Sxx abc", cuts=[0, 3, 4, 7, 8, 11], haddock=False, caps=False)  # no match across blocks
 @example(text="İ see that, cfg, sEe 'X', See 'Y'", cuts=[0, 12, 13, 25, 26, 40], haddock=False, caps=False)
+@example(text="aaaa#1", cuts=[0, 1, 2, 3, 4, 6], haddock=False, caps=False)  # an issue's `#1`
 def test_testing_all_blocks_at_once_answers_as_testing_each(
     text: str, cuts: list[int], haddock: bool, caps: bool,
 ) -> None:

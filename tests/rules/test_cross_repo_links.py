@@ -3,6 +3,8 @@ and `#L` links whose text names code."""
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import WorkspaceBuilder, run_cli
 
 GUIDE = "# Guide\n\n## Install\n\nRun it.\n"
@@ -88,3 +90,17 @@ def test_an_empty_link_goes_nowhere(ws: WorkspaceBuilder) -> None:
     r = run_cli("check", "--fail-on", "never", cwd=ws.root)
     assert "docs:README.md:3:6: AC105 an empty link target: the link goes nowhere" in r.out, r.out
     assert r.out.count("AC105") == 1
+
+
+def test_a_fragment_on_a_folder_url_is_checked_in_the_readme_github_shows(ws: WorkspaceBuilder) -> None:
+    ws.repo("enhancements", {"keps/277-ephemeral/README.md": "# Ephemeral\n\n## Ephemeral Container Lifecycle\n"})
+    base = "https://github.com/acme/enhancements/tree/master/keps/277-ephemeral"
+    ws.repo("community", {"notes.md": f"[ok]({base}#ephemeral-container-lifecycle) and [gone]({base}#identifying-pods)\n"
+                                      "[source](https://github.com/acme/enhancements/blob/master/keps/277-ephemeral/"
+                                      "README.md?plain=1#L9)\n"})
+    ws.with_urls("acme", "enhancements", "community")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    found = [(f["code"], f["line"], f["message"]) for f in json.loads(run.out)["findings"]]
+    assert [(c, line) for c, line, _ in found] == [("AC101", 1), ("AC201", 2)], found
+    assert "#identifying-pods in enhancements:keps/277-ephemeral/README.md" in found[0][2]
+    assert "line 9 is past the end" in found[1][2]  # `?plain=1` shows the source: `#L9` is a line
