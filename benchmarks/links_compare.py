@@ -187,7 +187,8 @@ def commit_tree(tree: Path) -> None:
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 # a link reference definition, also inside list items and block quotes
 _DEF = re.compile(r"^(?:[ \t]*(?:[*+-]|\d{1,9}[.)]|>)[ \t]+|[ \t]*>)*[ \t]{0,3}"
-                  r"\[((?:[^\]\\]|\\.)+)\]:[ \t]*(<[^>]*>|\S+)")
+                  r"\[((?:[^\]\\]|\\.)+)\]:[ \t]*(<[^>]*>|\S+)"
+                  r"""(?:[ \t]+(?:"[^"]*"|'[^']*'|\([^)]*\)))?[ \t]*$""")  # a title at most after it
 _HTML_ATTR = re.compile(r"""\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.I)
 
 
@@ -195,12 +196,24 @@ def _label(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
+def definition_at(lines: Sequence[str], line: int) -> tuple[str, str] | None:
+    """(label, destination) of the link reference definition on 1-based line, whose
+    destination may stand on the next line, or None."""
+    text = lines[line - 1]
+    m = _DEF.match(text)
+    if m:
+        return m.group(1), _strip_dest(m.group(2))
+    if line >= len(lines) or not text.rstrip().endswith(":"):
+        return None
+    m = _DEF.match(text.rstrip() + " " + lines[line].strip())
+    return (m.group(1), _strip_dest(m.group(2))) if m else None
+
+
 def definitions(lines: Sequence[str]) -> dict[str, str]:
     defs: dict[str, str] = {}
-    for text in lines:
-        m = _DEF.match(text)
-        if m:
-            defs.setdefault(_label(m.group(1)), _strip_dest(m.group(2)))
+    for line, text in enumerate(lines, 1):
+        if "]:" in text and (found := definition_at(lines, line)):
+            defs.setdefault(_label(found[0]), found[1])
     return defs
 
 
@@ -235,25 +248,40 @@ def _closing(text: str, start: int, open_ch: str, close_ch: str) -> int:
     return -1
 
 
+# what may follow an inline link's destination: a title at most, then `)`
+_TITLE_END = re.compile(r"""[ \t\n]*(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))"""
+                        r"[ \t\n]*)?\)")
+
+
 def _inline_dest(text: str, paren: int) -> str | None:
-    """The destination of an inline link whose `(` is at text[paren]."""
-    rest = text[paren + 1:].lstrip()
-    if rest.startswith("<"):
-        end = rest.find(">")
-        return rest[1:end] if end != -1 else None
-    depth = 0
-    out = []
-    for ch in rest:
-        if ch == "(":
-            depth += 1
-        elif ch == ")":
-            if depth == 0:
+    """The destination of an inline link whose `(` is at text[paren]; None when what follows
+    is no inline link (a destination with a space, text after it that is no title)."""
+    i = paren + 1
+    while i < len(text) and text[i] in " \t\n":
+        i += 1
+    if text[i:i + 1] == "<":
+        end = text.find(">", i)
+        if end == -1:
+            return None
+        dest, i = text[i + 1:end], end + 1
+    else:
+        depth, start = 0, i
+        while i < len(text):
+            ch = text[i]
+            if ch == "\\":
+                i += 2
+                continue
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                if depth == 0:
+                    break
+                depth -= 1
+            elif ch.isspace():
                 break
-            depth -= 1
-        elif ch.isspace():
-            break
-        out.append(ch)
-    return "".join(out)
+            i += 1
+        dest = text[start:i]
+    return dest if _TITLE_END.match(text, i) else None
 
 
 def target_at(lines: Sequence[str], defs: dict[str, str], line: int, col: int) -> str | None:
@@ -261,9 +289,9 @@ def target_at(lines: Sequence[str], defs: dict[str, str], line: int, col: int) -
     if not 1 <= line <= len(lines):
         return None
     text = lines[line - 1]
-    m = _DEF.match(text)
-    if m and col <= m.end(1) + 2:
-        return _strip_dest(m.group(2))
+    found = definition_at(lines, line) if "]:" in text else None
+    if found and col <= text.find("]:") + 2:
+        return found[1]
     i = max(col - 1, 0)
     if i < len(text) and text[i] == "!":
         i += 1
@@ -272,7 +300,11 @@ def target_at(lines: Sequence[str], defs: dict[str, str], line: int, col: int) -
         if close != -1:
             after = text[close + 1:close + 2]
             if after == "(":
-                return _inline_dest(text, close + 1)
+                dest = _inline_dest(text, close + 1)
+                if dest is None:  # a title going on to the next lines?
+                    dest = _inline_dest("\n".join(lines[line - 1:line + 3]), close + 1)
+                if dest is not None:
+                    return dest
             if after == "[":
                 end = text.find("]", close + 2)
                 label = text[close + 2:end] if end != -1 else ""
@@ -323,7 +355,7 @@ class Sources:
     def on_definition(self, path: str, line: int | None) -> bool:
         """Whether line is a link reference definition (`[label]: target`)."""
         lines, _ = self.get(path)
-        return line is not None and 1 <= line <= len(lines) and _DEF.match(lines[line - 1]) is not None
+        return line is not None and 1 <= line <= len(lines) and definition_at(lines, line) is not None
 
     def target(self, path: str, line: int | None, col: int | None) -> str | None:
         if line is None or col is None:

@@ -48,6 +48,13 @@ class Removal:
     path: str
 
 
+def _names(text: str, removal: Removal) -> bool:
+    """Whether the text around a mention names the repo or the file a removal was in."""
+    base = removal.path.rpartition("/")[2]
+    return any(re.search(rf"(?<![\w.-]){re.escape(word)}(?![\w-])", text)
+               for word in (removal.repo, base) if word)
+
+
 @dataclass(frozen=True, slots=True)
 class RemovedMention:
     """A mention of a name that a commit removed and nothing defines now (AC203)."""
@@ -80,10 +87,15 @@ class RemovedMentions:
     ) -> None:
         """`search`, when given, is asked for the candidates (and started by the
         caller, who may have asked it for more names); else one of its own is."""
-        self._removals: dict[str, Removal] = {}
+        # name -> repo -> the removal its history shows: a mention is matched with its
+        # own repo's, or with another repo's that its line names (by the repo's name or
+        # the file's): GHC's `// for memmove()` is no finding for bytestring's history;
+        # "submit_ingestion_run.py:_healthz_report()" in a chart is one for the runtime's.
+        self._removals: dict[str, dict[str, Removal]] = defaultdict(dict)
         self._mentions: dict[str, list[Mention]] = defaultdict(list)
         self._defined: _DefinedAmong | None = None
         self._own: NameSearch | None = None  # a search this one started, to cancel
+        self._workspace, self._index = workspace, index
         if depth <= 0:
             return
         known = known or {}  # removal tables that came with an index file, by repo
@@ -99,9 +111,8 @@ class RemovedMentions:
                 found = repo_removals(git, name, index.snapshots[name].commit, depth, cache,
                                       (started or {}).get(name))
             for key_name in self._mentions.keys() & found.keys():
-                if key_name not in self._removals:
-                    repo, sha, subject, path = found[key_name]
-                    self._removals[key_name] = Removal(str(repo), str(sha), str(subject), str(path))
+                repo, sha, subject, path = found[key_name]
+                self._removals[key_name][name] = Removal(str(repo), str(sha), str(subject), str(path))
         if self._removals:
             commits = {name: index.snapshots[name].commit for name in gits}
             if search is None:
@@ -115,11 +126,28 @@ class RemovedMentions:
         if self._defined is None:
             return []
         defined = self._defined.result()
-        return [
-            RemovedMention(m, self._removals[name])
-            for name in sorted(self._removals) if name not in defined
-            for m in self._mentions[name]
-        ]
+        found: list[RemovedMention] = []
+        elsewhere: list[tuple[Mention, list[Removal]]] = []
+        for name in sorted(self._removals):
+            if name in defined:
+                continue
+            by_repo = self._removals[name]
+            for m in self._mentions[name]:
+                if m.repo in by_repo:
+                    found.append(RemovedMention(m, by_repo[m.repo]))
+                else:
+                    elsewhere.append((m, sorted(by_repo.values(), key=lambda r: r.repo)))
+        if elsewhere:
+            from anchorcheck.resolve.verify import read_files
+
+            files = read_files(self._workspace, self._index, {(m.repo, m.path) for m, _ in elsewhere})
+            for m, removals in elsewhere:
+                held = files.get((m.repo, m.path))
+                text = "\n".join(held.lines[max(0, m.line - 2):m.line + 1] if held is not None else [])
+                named = next((r for r in removals if _names(text, r)), None)
+                if named is not None:
+                    found.append(RemovedMention(m, named))
+        return sorted(found, key=lambda f: (f.mention.name, f.mention.repo, f.mention.path, f.mention.line))
 
     def cancel(self) -> None:
         if self._own is not None:

@@ -551,6 +551,14 @@ class Resolver:
         if path.lower().endswith(_PAGES):
             return Resolution(ref, Status.DANGLING_PATH)  # an HTML page: not looked for elsewhere
         matches = self.index.ending_with(path)
+        if ref.kind is RefKind.LINES and matches:
+            # A bare `FILE:N` is a place in the citing repo: another repo's file of that
+            # name is not what it meant (glog's `server.go:1048]` pasted into a chart
+            # matched helm's server.go). Named with its repo, it is looked for there.
+            mine = [m for m in matches if m[0] == ref.repo]
+            if not mine:
+                return Resolution(ref, Status.EXTERNAL)
+            matches = mine
         if len(matches) == 1:
             return (matches[0],)
         if len(matches) > 1:

@@ -98,7 +98,7 @@ def verify(
             fa = FactAddress.parse(address)
             if fa.repo:
                 wanted.add((fa.repo, fa.path))
-    files = _read(workspace, index, wanted)
+    files = read_files(workspace, index, wanted)
     checks: list[ClaimCheck] = []
     missing_symbols: list[tuple[Resolution, str]] = []
     for res in claims:
@@ -118,7 +118,9 @@ def verify(
     return checks, breaches
 
 
-def _read(workspace: Workspace, index: WorkspaceIndex, wanted: set[FileId]) -> dict[FileId, _File]:
+def read_files(workspace: Workspace, index: WorkspaceIndex, wanted: set[FileId]) -> dict[FileId, _File]:
+    """These files' texts, read in bulk (one `git cat-file` per repo); those that are
+    no text are left out."""
     by_repo: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
     for repo, path in wanted:  # repo -> oid -> paths: two files may share one blob
         snap = index.snapshots.get(repo)

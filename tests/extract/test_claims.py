@@ -220,9 +220,12 @@ def test_symbol_removed_in_history_is_ac203_with_the_commit(ws: WorkspaceBuilder
     runtime = ws.repo("runtime", {"jobs.py": "def _healthz_report():\n    return 200\n\n\ndef serve():\n    pass\n"})
     removal = commit(runtime, {"jobs.py": "def serve():\n    pass\n"}, "drop the healthz report")
     ws.repo("client", {"deploy.yaml": (
-        "# readiness: `_healthz_report()` checks authz_mount; `serve` binds; json.loads() and\n"
+        "# readiness: jobs.py:`_healthz_report()` checks authz_mount; `serve` binds; json.loads() and\n"
         "# `never_defined_anywhere` are not ours.\nx: 1\n"
-    )})
+    ), "rts.c": "#include <string.h> // for _healthz_report()\n"})
+    # A removal in another repo's history counts where the line names that repo or the
+    # file (as the seed's "submit_ingestion_run.py:_healthz_report()"), not elsewhere
+    # (GHC's `#include <string.h> // for memmove()` and bytestring's history).
     out = findings(ws)
     assert [(c, p, line) for c, p, line, _, _ in out] == [("AC203", "deploy.yaml", 1)]
     assert out[0][3] == (f"_healthz_report is no longer defined anywhere in the workspace; commit {removal[:12]} "
@@ -237,7 +240,7 @@ def test_a_removed_c_function_is_ac203_and_a_call_at_a_line_start_removes_nothin
               "void kept(void) {\n}\n")
     server = ws.repo("server", {"dict.c": before, "test.h": "void kept(void);\n"})
     gone = commit(server, {"dict.c": "void kept(void) {\n}\n", "test.h": "\n"}, "drop the old lookup")
-    ws.repo("client", {"a.py": "# old_lookup(), make_entry(), TEST() and kept() are C\nx = 1\n"})
+    ws.repo("client", {"a.py": "# the server's old_lookup(), make_entry(), TEST() and kept() are C\nx = 1\n"})
     out = [(c, msg.split(" is ")[0]) for c, _, _, msg, _ in findings(ws)]
     # kept's prototype left test.h, but dict.c still defines it; TEST is a call.
     assert out == [("AC203", "old_lookup"), ("AC203", "make_entry")]
@@ -257,7 +260,7 @@ def test_a_c_function_is_defined_and_a_comment_line_removes_nothing(ws: Workspac
     # flush leaves the Python helpers, but t_hash.c defines it C-style; old_helper is gone.
     server_c = after + "int flush(void) {\n  return 0;\n}\n"
     commit(server, {"t_hash.c": server_c, "helpers.py": "x = 1\n"}, "drop the Python helpers")
-    ws.repo("client", {"a.py": "# calls set_done(), flush() and old_helper()\nx = 1\n"})
+    ws.repo("client", {"a.py": "# calls the server's set_done(), flush() and old_helper()\nx = 1\n"})
     out = [(c, p, line, msg.split(" is ")[0]) for c, p, line, msg, _ in findings(ws)]
     assert out == [("AC203", "a.py", 1, "old_helper")]
 
@@ -346,7 +349,7 @@ def test_history_counts_only_files_anchorcheck_reads(ws: WorkspaceBuilder) -> No
     })
     commit(runtime, {"a.py": "x = 1\n"}, "remove gone_helper")
     commit(runtime, {"tests/expected.stdout": "def gone_helper():\n"}, "regenerate outputs")
-    ws.repo("docs", {"x.py": "# see `gone_helper()` and `kept_in_output()`\n"})
+    ws.repo("docs", {"x.py": "# see runtime's `gone_helper()` and `kept_in_output()`\n"})
     out = findings(ws)
     assert [(c, p) for c, p, *_ in out] == [("AC203", "x.py")]
     assert out[0][3].startswith("gone_helper is no longer defined") and "from a.py" in out[0][3]
@@ -359,7 +362,7 @@ def test_history_depth_caps_the_walk(ws: WorkspaceBuilder) -> None:
     commit(runtime, {"a.py": "x = 1\n"}, "remove")
     for i in range(3):
         commit(runtime, {f"f{i}.py": f"y{i} = 1\n"}, f"later {i}")
-    ws.repo("docs", {"x.py": "# see `gone_helper()`\n"})
+    ws.repo("docs", {"x.py": "# see `gone_helper()` in runtime\n"})
     config = ws.config()
     assert [c for c, *_ in findings(ws)] == ["AC203"]
     config.write_text(config.read_text() + "[settings]\nhistory-depth = 3\n")
@@ -509,3 +512,15 @@ def test_a_c_function_whose_signature_wraps_is_defined() -> None:
            "                        const char *base, int baselen)\n{\n}\n"
            "\tfoo(a,\n\t    b);\n")
     assert defined_symbols(src, "c") == {"path_matches": 1}
+
+
+def test_a_bare_file_line_is_a_place_in_the_citing_repo(ws: WorkspaceBuilder) -> None:
+    """glog's `server.go:1048]` pasted into a chart matched helm's server.go by suffix:
+    a bare FILE:N is looked for in the citing repo only (or in the repo its path names)."""
+    ws.repo("helm", {"pkg/repo/server.go": "package repo\n"})
+    ws.repo("chart", {"values.yaml": "# the probe is handled in server.go:12 upstream\nx: 1\n",
+                      "templates/probe.yaml": "# see probe.go:40\nkind: Pod\n", "probe.go": "package p\n",
+                      "notes.yaml": "# see helm/pkg/repo/server.go:9\ny: 2\n"})
+    out = findings(ws)
+    assert [(c, p, line) for c, p, line, _, _ in out] == [("AC201", "notes.yaml", 1), ("AC201", "templates/probe.yaml", 1)]
+    assert "past the end of helm:pkg/repo/server.go" in out[0][3] and "past the end of chart:probe.go" in out[1][3]
