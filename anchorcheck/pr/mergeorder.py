@@ -400,9 +400,15 @@ def _anchor_id(a: Anchor) -> tuple[str, str, str]:
 def _current_version(world: Scenarios, ref: Reference, labels: frozenset[str]) -> Reference | None:
     """The same citation in the scenario (the change may have edited or dropped it)."""
     snap = world.snapshot(ref.repo, labels)
-    if snap is world.base_snaps[ref.repo]:
+    base = world.base_snaps[ref.repo]
+    if snap is base:
         return ref
-    return next((r for r in snap.references if r.path == ref.path and r.text == ref.text), None)
+    # The same text may be cited twice in a file (CONTRIBUTING.md's lines 260 and 277):
+    # the n-th citation of it in the base is the n-th in the scenario.
+    nth = [r for r in base.references if r.path == ref.path and r.text == ref.text].index(ref) \
+        if ref in base.references else 0
+    same = [r for r in snap.references if r.path == ref.path and r.text == ref.text]
+    return same[nth] if nth < len(same) else None
 
 
 def _renamed(result: Analysis, label: str, anchor: Anchor) -> Anchor | None:

@@ -88,6 +88,17 @@ def test_deleting_a_heading_cited_in_another_repo_breaks_it(ws: WorkspaceBuilder
     assert adv.analysis.removed_anchors["client#800"][0].name == "ROLLBACK ON THE DEGRADED PATH"
 
 
+def test_a_citation_written_twice_in_a_file_is_named_at_each_place(ws: WorkspaceBuilder) -> None:
+    cite = CITE.replace("client/", "")
+    notes = cite + "x = 2\n" * 5 + cite
+    ws.repo("client", {"templates/deploy.yaml": DEPLOY.format(note=NOTE), "notes.py": notes})
+    # The change renames the heading and edits notes.py, leaving both citations as they are.
+    ws.pr("client", "pr/803", {"templates/deploy.yaml": DEPLOY.format(note=NOTE.replace("ON THE DEGRADED PATH", "POLICY")),
+                               "notes.py": "# top\n" + notes})
+    [brk] = [f.finding for f in advisory(ws, "client#803=pr/803").findings if f.finding.code == "AC302"]
+    assert brk.message.endswith("still cited at client:notes.py:2, client:notes.py:10"), brk.message
+
+
 def test_a_change_that_also_updates_the_citations_breaks_nothing(ws: WorkspaceBuilder) -> None:
     ws.repo("client", {"templates/deploy.yaml": DEPLOY.format(note=NOTE), "notes.py": CITE.replace("client/", "")})
     ws.pr("client", "pr/801", {
