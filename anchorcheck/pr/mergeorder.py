@@ -123,6 +123,9 @@ class Analysis:
     bumps: list[VersionBump] = field(default_factory=list)
     races: list[VersionRace] = field(default_factory=list)
     fact_changes: list[FactChange] = field(default_factory=list)
+    # (change, the claim it makes stale): line claims elsewhere whose text held on the
+    # lines of a file the change edits, and no longer does there after it (AC201).
+    stale_claims: list[tuple[str, Any]] = field(default_factory=list)
     dangling: list[tuple[str, Resolution]] = field(default_factory=list)
     order: tuple[str, ...] = ()
     # (first, after): `after` needs `first` merged before it; each pair once.
@@ -273,6 +276,7 @@ def analyse(
     _conflicts(world, result)
     _versions(world, result, version_files)
     _facts(world, result)
+    _stale_claims(world, result)
     result.blobs_read_base = world.blobs_read_base
     # The base is read through crawl's own git objects; these count only the changes.
     result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values())
@@ -585,6 +589,49 @@ def _version_line(text: str, version: str) -> int:
         if version in line and "version" in line:
             return number
     return 1
+
+
+def _stale_claims(world: Scenarios, result: Analysis) -> None:
+    """Line claims (with their claimed text) that held on the base and that a change
+    makes stale: it edits the lines they cite, or moves them. Only claims into files a
+    change edits are read; a claim the same change rewrites is judged as it rewrote it."""
+    touched = {(c.repo, path) for c in result.changes for path in c.changed}
+    if not touched:
+        return
+    base = world.resolver(())
+    claims: dict[tuple[str, str], list[Reference]] = {}
+    for snap in result.base.snapshots.values():
+        for ref in of_kind(snap.references, RefKind.LINES):
+            if not ref.claim:
+                continue
+            res = base.resolve(ref)
+            if res.status is Status.RESOLVED and res.files and res.files[0] in touched:
+                claims.setdefault(res.files[0], []).append(ref)
+    if not claims:
+        return
+    # Imported here: most changes touch no cited file.
+    from anchorcheck.resolve.verify import check_lines
+
+    for change in result.changes:
+        git = world.gits[change.repo]
+        base_snap = world.base_snaps[change.repo]
+        for path in change.changed:
+            cited = claims.get((change.repo, path))
+            if not cited or path not in base_snap.oids:
+                continue
+            old_text = _text(git, base_snap.oids[path])
+            entry = change.head_entries.get(path)
+            new_text = _text(git, entry.oid) if entry is not None else None
+            if old_text is None or new_text is None or old_text == new_text:
+                continue
+            for ref in cited:
+                if check_lines(ref, (change.repo, path), old_text):
+                    continue  # stale on the base already: `check` reports it
+                current = _current_version(world, ref, frozenset({change.label}))
+                if current is None:
+                    continue  # the change removed the citation
+                for failed in check_lines(current, (change.repo, path), new_text):
+                    result.stale_claims.append((change.label, failed))
 
 
 def _facts(world: Scenarios, result: Analysis) -> None:

@@ -143,6 +143,11 @@ def read_files(workspace: Workspace, index: WorkspaceIndex, wanted: set[FileId])
 # -- line claims ----------------------------------------------------------------
 
 
+def check_lines(ref: Reference, where: FileId, text: str) -> list[ClaimCheck]:
+    """A line claim against a text of the file it names (merge order's: a change's)."""
+    return _lines(ref, where, _File(text, language_of(where[1])))
+
+
 def _lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
     assert ref.lines is not None
     first, last = ref.lines

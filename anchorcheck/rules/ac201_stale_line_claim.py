@@ -5,10 +5,11 @@ from collections.abc import Iterator
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
+from anchorcheck.rules.merge import MergeContext
 
 
-@rule("AC201", "stale-line-claim", Severity.ERROR)
-def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+@rule("AC201", "stale-line-claim", Severity.ERROR, mode="both")
+def check(ctx: CheckContext | MergeContext, self: Rule) -> Iterator[Finding]:
     """The lines cited no longer hold the text claimed, or are out of range.
 
     What: a line claim (`PATH:N-M`, `PATH#LN-LM`, a blob URL with `#L..`, `at :N`)
@@ -17,12 +18,20 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     now stands at other lines, and only there, the finding gives them
     (`anchorcheck fix` rewrites them). A claim with no text is followed through
     history from the commit that wrote it (resolve/linehistory.py): when the lines it
-    meant then all stand, together, elsewhere now, the finding gives them too.
+    meant then all stand, together, elsewhere now, the finding gives them too. In
+    merge-order, a change that makes a claim stale (it edits or moves the lines a
+    claim's text stood on) gets the finding, tagged with the change.
     Why: line numbers drift with every edit above them; a reviewer who follows a
     stale one checks the wrong code.
     Example: "`strategy: Recreate` at :27-28" after four lines were inserted above
     the strategy block: it is now at 31-32.
     """
+    if isinstance(ctx, MergeContext):
+        for change, claim in ctx.analysis.stale_claims:
+            ref = claim.reference
+            yield self.finding(ref.repo, ref.path, ref.line, ref.col, f"after {change}: {claim.message}",
+                               ref.text, claim.suggestion, change=change)
+        return
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference
         yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,

@@ -288,3 +288,19 @@ def test_change_moving_a_restated_fact_names_the_restating_places(ws: WorkspaceB
         "changes runtime:jobs.py::env.PORT from '8080' to '9090', which is restated at "
         "client:deploy.yaml:1 (restates '8080'): update them in the same round"
     )
+
+
+def test_a_change_that_moves_the_lines_a_claim_cites_is_told(ws: WorkspaceBuilder) -> None:
+    deploy = "kind: Deployment\nspec:\n  strategy:\n    type: Recreate\n"
+    ws.repo("client", {"templates/deploy.yaml": deploy})
+    ws.repo("backend", {"docs/decisions.md": "# Decisions\n\n`type: Recreate` at client:templates/deploy.yaml:4.\n"
+                                             "See `kind: Deployment` at client:templates/deploy.yaml:1.\n"})
+    ws.pr("client", "pr/791", {"templates/deploy.yaml": "# Rollback notes\n# more\n" + deploy})  # moves both
+    ws.pr("client", "pr/792", {"templates/deploy.yaml": deploy.replace("Recreate", "RollingUpdate")})  # rewrites one
+    adv = advisory(ws, "client#791=pr/791", "client#792=pr/792")
+    stale = sorted((f.finding.change or "", f.finding.line, f.finding.message, f.finding.suggestion or "")
+                   for f in adv.findings if f.finding.code == "AC201")
+    assert [(c, line, s) for c, line, _, s in stale] == [("client#791", 3, "6"), ("client#791", 4, "3"),
+                                                         ("client#792", 3, "")]
+    assert stale[0][2].startswith("after client#791: 'type: Recreate' is no longer at client:templates/deploy.yaml:4")
+    assert stale[2][2].endswith("it is nowhere in the file")
