@@ -19,7 +19,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 39
+EXTRACTOR_VERSION = 40
 
 
 @dataclass(frozen=True, slots=True)

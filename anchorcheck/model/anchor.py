@@ -80,9 +80,18 @@ def rendered_text(source: str) -> str:
 
 
 def github_slug(text: str) -> str:
-    """GitHub's heading fragment: lower case, punctuation dropped, spaces to dashes."""
+    """GitHub's heading fragment: lower case, punctuation dropped, spaces to dashes.
+    Combining marks stay, as github-slugger keeps them: Hindi's `अन्य` keeps its
+    virama (a regex word class drops it)."""
     text = unicodedata.normalize("NFC", text).strip().lower()
-    return _SLUG_DROP.sub("", text).replace(" ", "-")
+    if text.isascii():
+        return _SLUG_DROP.sub("", text).replace(" ", "-")
+    return "".join(ch for ch in text if slug_char(ch)).replace(" ", "-")
+
+
+def slug_char(ch: str) -> bool:
+    """Whether GitHub keeps this character in a heading's slug."""
+    return ch.isalnum() or ch in "-_ " or unicodedata.category(ch)[0] == "M"
 
 
 _TOC_DROP = compiled_on_use(r"[^\w\s-]")

@@ -21,7 +21,7 @@ from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths
-from anchorcheck.model.anchor import Anchor, AnchorKind, toc_slug, vitepress_slug
+from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.sites import ANY_SITE, HUGO, MKDOCS, SPHINX, VITEPRESS, Site, site_of
@@ -44,9 +44,14 @@ class Status(StrEnum):
     EXTERNAL = "external"
 
 
-# What a heading's slug is made of (anchor.github_slug); a fragment with anything else
-# can name no heading, only an id (indexed when given by hand: markdown.py).
+# What a heading's slug is made of (anchor.github_slug: word characters, dashes and
+# combining marks); a fragment with anything else can name no heading, only an id
+# (indexed when given by hand: markdown.py).
 _SLUG_SHAPE = re.compile(r"[\w-]*")
+
+
+def _slug_shaped(frag: str) -> bool:
+    return _SLUG_SHAPE.fullmatch(frag) is not None or all(slug_char(c) and c != " " for c in frag)
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
 _PAGES = (".html", ".htm")
@@ -704,8 +709,8 @@ class Resolver:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
             return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
-        if ref.kind is RefKind.SLUG and len(files) == 1 and _SLUG_SHAPE.fullmatch(
-                name.lower().removeprefix("user-content-")) is None:
+        if ref.kind is RefKind.SLUG and len(files) == 1 and not _slug_shaped(
+                name.lower().removeprefix("user-content-")):
             # No heading's slug can be this fragment (`#gateway.networking.k8s.io/v1beta1.
             # Gateway`), and no id given by hand is it (those matched above): content a
             # build generates names it. The file is checked; the fragment is not.

@@ -127,6 +127,12 @@ def test_markdown_headings_and_github_slugs() -> None:
 def test_slug_rules() -> None:
     assert github_slug("ROLLBACK ON THE DEGRADED PATH") == "rollback-on-the-degraded-path"
     assert github_slug("What's new in 2.0?") == "whats-new-in-20"
+    # github-slugger keeps combining marks (Devanagari's virama and vowel signs), and
+    # drops emoji and other symbols (`## 🚀 Launch` is `#-launch`).
+    assert github_slug("SIGS और अन्य समूह") == "sigs-और-अन्य-समूह"
+    assert github_slug("वर्कफ़्लो") == "वर्कफ़्लो"
+    assert github_slug("🚀 Launch") == "-launch"
+    assert github_slug("Café crème") == "café-crème"
     assert github_slug("Über Straße") == "über-straße"
 
 
