@@ -12,14 +12,14 @@ from anchorcheck.extract.citations import find_references
 from anchorcheck.extract.claims import find_mentions
 from anchorcheck.extract.headings import HeadingOptions, find_anchors, haddock_anchors, rust_doc_headings
 from anchorcheck.extract.scanners import scan
-from anchorcheck.extract.triggers import INTEREST, keep_test
+from anchorcheck.extract.triggers import MARKDOWN_INTEREST, keep_test
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.comment import JoinedText
 from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 40
+EXTRACTOR_VERSION = 41
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +51,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         from anchorcheck.extract.markdown import read_markdown
 
         # Caps headings are not read in Markdown (its anchors are its headings).
-        comments, md_anchors = read_markdown(text, keep=INTEREST)
+        comments, md_anchors = read_markdown(text, keep=MARKDOWN_INTEREST)
         anchors = md_anchors if options.markdown else []
         definitions = None
         joined = [JoinedText.of(comment) for comment in comments]

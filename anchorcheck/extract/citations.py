@@ -8,6 +8,7 @@ unbounded repetition, so matching is linear in the block's length.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from dataclasses import replace
@@ -89,6 +90,11 @@ _MD_REF_DEF = compiled_on_use(
     r"""(?=(?:[ \t]+(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\)))?[ \t]*$)"""
 )
 _URL = compiled_on_use(r"\b[a-z][a-z0-9+.-]{1,20}://\S{1,2000}")
+# An HTML link or image in Markdown (GitHub follows them as it follows Markdown's).
+_HTML_LINK = compiled_on_use(
+    r"""<(?:a|img|source|video|audio)\b[^<>]{0,500}?\s(?:href|src)[ \t]*=[ \t]*"""
+    r"""(?:"(?P<dq>[^"<>]{0,500})"|'(?P<sq>[^'<>]{0,500})'|(?P<bare>[^\s"'<>`=]{1,500}))"""
+)
 # A file in a repo on a forge, at a ref: GitHub's blob and tree pages, its raw files,
 # GitLab's /-/blob/ pages (a group may nest); then the fragment, `#L12-L20` or a slug.
 _BLOB_URL = compiled_on_use(
@@ -169,7 +175,8 @@ def find_references(
     that they are not looked for again here."""
     joined = joined or JoinedText.of(comment)
     text = joined.text
-    if not triggers.REFERENCE(text, 0, len(text)):
+    if not triggers.REFERENCE(text, 0, len(text)) and not (
+            comment.kind in ("prose", "heading") and ("href" in text or "src" in text)):
         return
     # Which characters a reference (or a URL, or a Note definition) already covers: a
     # byte per character keeps the overlap test linear however many references a
@@ -226,6 +233,11 @@ def find_references(
                 # (cert-manager's `[definition/reconciler.go#L55](https://github.com/
                 # crossplane/...)`: 12 false AC105).
                 take(m.span())
+    if in_markdown and ("href" in text or "src" in text):
+        for m in _HTML_LINK.finditer(text):
+            ref = _html_link_reference(joined, m)
+            if ref is not None and free(m):
+                yield ref
     if in_markdown and "]:" in text:
         for m in _MD_REF_DEF.finditer(text):
             ref = _md_link_reference(joined, m, True)
@@ -367,6 +379,23 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
             line, col = joined.locate(m.start())
             return Reference.make(RefKind.PATH, line, col, _flat(m.group(0)), target_path="", relative=True)
         return None
+    return _target_reference(joined, m.start(), m.group(0), target, in_markdown,
+                             m.group(0).find("](") + 2)
+
+
+def _html_link_reference(joined: JoinedText, m: re.Match[str]) -> Reference | None:
+    """`<a href="x.md#y">`, `<img src="img/a.png">` in Markdown: links as GitHub shows them."""
+    target = html.unescape(m.group("dq") or m.group("sq") or m.group("bare") or "").strip()
+    if not target:
+        return None
+    return _target_reference(joined, m.start(), m.group(0), target, True, None)
+
+
+def _target_reference(
+    joined: JoinedText, start: int, written: str, target: str, in_markdown: bool, text_end: int | None,
+) -> Reference | None:
+    """The reference a link's target makes (`text_end`: where the link text ends, in
+    `written`, for a `#L` link's claimed text)."""
     if _SCHEME.match(target):
         return None  # a URL (blob URLs into the workspace are read separately)
     if any(ch in target for ch in "{}$<>|*") or _PLACEHOLDER.fullmatch(target):
@@ -377,8 +406,8 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
         path, frag = unquote(path), unquote(frag)
     if path and not in_markdown and not looks_like_path(path):
         return None  # `[rsen](results)` in a code comment is not a link
-    line, col = joined.locate(m.start())
-    text = _flat(m.group(0))
+    line, col = joined.locate(start)
+    text = _flat(written)
     if not path:
         if not frag:
             return None
@@ -387,8 +416,9 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
     lines = re.fullmatch(r"L(\d+)(?:-L(\d+))?", frag)
     span = claims.line_range(lines.group(1), lines.group(2)) if lines else None
     if span is not None:
+        claim = link_text_claim(written, text_end) if text_end is not None else None
         return Reference.make(RefKind.LINES, line, col, text, target_path=path, relative=True,
-                              lines=span, claim=link_text_claim(m.group(0), m.group(0).find("](") + 2))
+                              lines=span, claim=claim)
     if lines:
         return Reference.make(RefKind.PATH, line, col, text, target_path=path, relative=True)
     if frag:

@@ -209,6 +209,8 @@ REFERENCE = AnyOf(
 INTEREST = dataclasses.replace(
     REFERENCE, literals=(*REFERENCE.literals, "anchorcheck:"),
     whole=LazyPattern(INTEREST_PATTERN, _WHOLE_AFTER))
+# In Markdown, an HTML tag's `href` or `src` is a link too.
+MARKDOWN_INTEREST = dataclasses.replace(INTEREST, literals=(*INTEREST.literals, "href", "src"))
 # Haddock anchors (`-- #name#`) are of interest in Haskell too.
 HADDOCK_INTEREST = dataclasses.replace(
     INTEREST, patterns=(*INTEREST.patterns, re.compile(r"#[A-Za-z][\w-]*#")),

@@ -243,6 +243,7 @@ _EXTRACT_BITS = st.sampled_from([
     ":12", ":3-4", "#L3", ".py#", "#slug-name", "§ ", "[link](a.py#top)", "https://github.com/o/r/blob/m/a.py#L2",
     "`a.b`", ":func:`f`", "`g()`", "h()", "`word`", "restates a.py::key", "at :3", "on line 4",
     "`k: v` at :2", "anchorcheck: ignore AC101", "#anchor#", "AB CD EF GH", "\n# ======\n",
+    "<a href=\"x.md#y\">", "<img src=img.png>",
 ])
 
 
@@ -260,7 +261,7 @@ def test_the_keep_test_drops_only_blocks_that_give_nothing(text: str, language: 
     options = ExtractOptions()
     kept = extract(text, language, options)
     with mock.patch.object(extract_module, "keep_test", lambda *_: lambda *_: True), \
-            mock.patch.object(extract_module, "INTEREST", lambda *_: True):
+            mock.patch.object(extract_module, "MARKDOWN_INTEREST", lambda *_: True):
         every = extract(text, language, options)
     assert dataclasses.replace(kept, comments=0) == dataclasses.replace(every, comments=0)
 

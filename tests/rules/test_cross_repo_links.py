@@ -104,3 +104,17 @@ def test_a_fragment_on_a_folder_url_is_checked_in_the_readme_github_shows(ws: Wo
     assert [(c, line) for c, line, _ in found] == [("AC101", 1), ("AC201", 2)], found
     assert "#identifying-pods in enhancements:keps/277-ephemeral/README.md" in found[0][2]
     assert "line 9 is past the end" in found[1][2]  # `?plain=1` shows the source: `#L9` is a line
+
+
+def test_html_links_and_images_in_markdown_are_checked(ws: WorkspaceBuilder) -> None:
+    page = (
+        "# Notes\n\n"
+        '<p id="gdcalert2">See <a href="#gdcalert3">the next alert</a> and <a href="#gdcalert2">this one</a>.</p>\n\n'  # 3
+        '<img src="media/image1.png" style="width:4in" /> <img src="https://example.com/x.png">\n\n'  # 5
+        "<a href='other.md#usage'>usage</a>, <a href=other.md#nope>nope</a>\n\n"  # 7
+        "```html\n<a href=\"gone.md\">in code</a>\n```\n\n<!-- <img src=\"hidden.png\"> -->\n"
+    )
+    ws.repo("docs", {"notes.md": page, "other.md": "# Other\n\n## Usage\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    found = [(f["code"], f["line"]) for f in json.loads(run.out)["findings"]]
+    assert found == [("AC101", 3), ("AC105", 5), ("AC101", 7)], run.out
