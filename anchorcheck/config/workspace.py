@@ -13,7 +13,7 @@ from typing import Any
 from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns, excluded_by
 from anchorcheck.config.selection import Selection, parse_codes
 from anchorcheck.errors import ConfigError
-from anchorcheck.extract.headings import HeadingOptions
+from anchorcheck.extract.headings import NOTE_STYLES, HeadingOptions
 from anchorcheck.git.repo import GitRepo, check_ref, work_tree_top
 from anchorcheck.model.finding import Severity
 
@@ -24,6 +24,7 @@ _SETTING_KEYS = {
     "max-file-size": int,
     "caps-headings": bool,
     "notes": bool,
+    "note-styles": list,
     "markdown-headings": bool,
     "heading-min-words": int,
     "heading-max-words": int,
@@ -357,6 +358,15 @@ def _read_contracts(
     return tuple(out)
 
 
+def _note_styles(raw: list[Any] | None, default: tuple[str, ...], where: str) -> tuple[str, ...]:
+    if raw is None:
+        return default
+    unknown = [s for s in raw if s not in NOTE_STYLES]
+    if unknown:
+        raise ConfigError(f"{where}: note-styles: {unknown[0]!r} is not one of {', '.join(NOTE_STYLES)}")
+    return tuple(s for s in NOTE_STYLES if s in raw)
+
+
 # The renderers a [[site]] table may name (resolve/sites.py).
 SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx")
 
@@ -413,6 +423,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     headings = HeadingOptions(
         caps=pick("caps-headings", h.caps),
         notes=pick("notes", h.notes),
+        note_styles=_note_styles(values["note-styles"], h.note_styles, where),
         min_words=pick("heading-min-words", h.min_words),
         max_words=pick("heading-max-words", h.max_words),
         min_letters=pick("heading-min-letters", h.min_letters),

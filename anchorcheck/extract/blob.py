@@ -10,16 +10,22 @@ from dataclasses import dataclass, field
 
 from anchorcheck.extract.citations import find_references
 from anchorcheck.extract.claims import find_mentions
-from anchorcheck.extract.headings import HeadingOptions, find_anchors, haddock_anchors, rust_doc_headings
+from anchorcheck.extract.headings import (
+    HeadingOptions,
+    find_anchors,
+    haddock_anchors,
+    markdown_notes,
+    rust_doc_headings,
+)
 from anchorcheck.extract.scanners import scan
 from anchorcheck.extract.triggers import MARKDOWN_INTEREST, keep_test
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.comment import JoinedText
 from anchorcheck.model.pickling import by_constructor
-from anchorcheck.model.reference import Reference
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 41
+EXTRACTOR_VERSION = 42
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,7 @@ class BlobIndex:
 
 
 def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
+    titled: set[int] = set()  # lines of Markdown headings that define a Note
     if language == "markdown":
         # Imported here: markdown-it costs every run its import time, and most runs
         # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
@@ -55,6 +62,10 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         anchors = md_anchors if options.markdown else []
         definitions = None
         joined = [JoinedText.of(comment) for comment in comments]
+        if options.headings.notes and "markdown" in options.headings.note_styles and "Note [" in text:
+            notes = markdown_notes(md_anchors)
+            anchors = [*anchors, *notes]
+            titled = {a.line for a in notes}  # (a heading's own `Note [X]` cites nothing)
     else:
         comments = scan(text, language, keep=keep_test(options.headings, language == "haskell"))
         # Each block's lines joined once, for all that reads them whole.
@@ -72,7 +83,8 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     mentions: dict[str, tuple[str, int, int]] = {}
     suppressions: list[Suppression] = []
     for comment, whole in zip(comments, joined, strict=True):
-        refs.extend(find_references(comment, whole, definitions))
+        found = find_references(comment, whole, definitions)
+        refs.extend(r for r in found if not (r.kind is RefKind.NOTE and r.line in titled))
         for name, line, col in find_mentions(whole):
             mentions.setdefault(name, (name, line, col))
         if "anchorcheck:" in whole.text:  # (no marker is cut by a line break)

@@ -55,6 +55,14 @@ class HeadingOptions:
     # column header ("# JFK LAX ORD"), and those repeat, so counting them as anchors
     # makes false duplicate-anchor findings on real code.
     needs_body: bool = True
+    # How a Note is defined (`note-styles`): "rule" is GHC's `Note [X]` over `~~~`;
+    # "haddock" Clash's `-- | Note [X]` alone on its line over a body; "colon"
+    # bytestring's and primitive's `Note [X]:` alone on its line, a body after it;
+    # "markdown" a Markdown heading `## Note [X]` (containers' note files).
+    note_styles: tuple[str, ...] = ("rule", "haddock", "colon", "markdown")
+
+
+NOTE_STYLES = ("rule", "haddock", "colon", "markdown")
 
 
 def find_anchors(
@@ -67,7 +75,7 @@ def find_anchors(
             continue  # Markdown anchors are its headings, found by the Markdown reader
         text = comment.text if texts is None else texts[i]
         if options.notes and "Note [" in text:
-            yield from _notes(comment)
+            yield from _notes(comment, options.note_styles)
         # Docstrings hold API section titles ("STANDARD OPTIONS") repeated in every
         # class; they are read in help(), not cited, so only comments give caps headings.
         if (options.caps and comment.own_line and comment.kind != "docstring"
@@ -178,7 +186,11 @@ def _shouted(lines: tuple[CommentLine, ...], i: int, options: HeadingOptions) ->
     )
 
 
-def _notes(comment: Comment) -> Iterator[Anchor]:
+_HADDOCK_TITLE = compiled_on_use(r"[ \t]*[|^][ \t]*Note \[[^\]\n]+\][ \t]*:?[ \t]*")
+_COLON_TITLE = compiled_on_use(r"[ \t]*Note \[[^\]\n]+\]:[ \t]*")
+
+
+def _notes(comment: Comment, styles: Sequence[str] = NOTE_STYLES) -> Iterator[Anchor]:
     lines = comment.lines
     for i in range(len(lines) - 1):
         cl = lines[i]
@@ -192,12 +204,28 @@ def _notes(comment: Comment) -> Iterator[Anchor]:
         # counts, which is how `{- Note [X]` over a column-0 `~~~~` is written.
         below = lines[i + 1]
         col = cl.col + m.start()
-        if not any(
+        ruled = any(
             below.col + u.start() <= col and col + 3 <= below.col + u.end()
             for u in _UNDERLINE.finditer(below.text)
-        ) and not (i == 0 and _titles_its_block(comment, m)):
+        )
+        if ruled and "rule" not in styles:
+            continue
+        if not ruled and not (i == 0 and _titles_its_block(comment, m)) and not _titled_so(
+                lines, i, styles):
             continue
         yield from _named(m, cl.text, cl.line, cl.col)
+
+
+def _titled_so(lines: Sequence[CommentLine], i: int, styles: Sequence[str]) -> bool:
+    """Whether line i is a Note's title in one of the other styles, over a body: a
+    line comment's (and GHC's) `-- Note [X]` over text stays a citation; the title
+    must be alone on its line, marked `| ` (Haddock's, Clash's) or ending in `:`."""
+    text = lines[i].text
+    if not (("haddock" in styles and _HADDOCK_TITLE.fullmatch(text))
+            or ("colon" in styles and _COLON_TITLE.fullmatch(text))):
+        return False
+    body = next((cl.text for cl in lines[i + 1:] if cl.text.strip()), None)
+    return body is not None and "Note [" not in body[:12]
 
 
 def _titles_its_block(comment: Comment, title: re.Match[str]) -> bool:
@@ -255,6 +283,16 @@ def _named(title: re.Match[str], text: str, line: int, col: int) -> Iterator[Anc
         if not alias.group(2).isspace():
             yield Anchor.make(alias.group(2), AnchorKind.NOTE, line, col + alias.start(1))
         at = alias.end()
+
+
+_MARKDOWN_NOTE = compiled_on_use(r"Note \[([^\]\n]+)\]")
+
+
+def markdown_notes(headings: Sequence[Anchor]) -> list[Anchor]:
+    """The Notes Markdown headings define (`## Note [Template Haskell dependencies]`)."""
+    return [Anchor.make(fold_space(m.group(1)), AnchorKind.NOTE, a.line, a.col) for a in headings
+            if a.kind is AnchorKind.MARKDOWN and "Note [" in a.name
+            and (m := _MARKDOWN_NOTE.fullmatch(a.name.strip())) is not None and m.group(1).strip()]
 
 
 def note_definition_spans(comment: Comment) -> set[tuple[int, int]]:

@@ -230,3 +230,27 @@ def test_rust_doc_comment_headings_are_anchors_with_rustdocs_fragments() -> None
         ("borrow_and_update versus borrow", "borrow_and_update-versus-borrow", 5, 4),
         ("Examples", "examples", 10, 4),
     ]
+
+
+def test_notes_in_the_styles_real_haskell_projects_use() -> None:
+    from anchorcheck.extract.blob import ExtractOptions, extract
+
+    def notes(text: str, language: str, styles: tuple[str, ...] | None = None) -> list[tuple[str, str, int]]:
+        headings = HeadingOptions() if styles is None else HeadingOptions(note_styles=styles)
+        found = extract(text, language, ExtractOptions(headings=headings))
+        return [("def", a.name, a.line) for a in found.anchors if a.kind is AnchorKind.NOTE] + \
+            [("ref", r.name or "", r.line) for r in found.references]
+
+    clash = "-- | Note [ANF InScopeSet]\n-- The set of variables in scope.\nf = 1\n-- See Note [ANF InScopeSet]\n"
+    bytestring = "{-\nNote [fold inlining]:\n\nGHC will only inline.\n-}\nf = 1\n"
+    ghc_cites = "-- Note [Cited here]\n-- explains the next line\ng = 2\n"  # GHC's way to cite one
+    containers = "# Notes\n\n## Note [Template Haskell dependencies]\n\nSee Note [Other one].\n"
+    assert notes(clash, "haskell") == [("def", "ANF InScopeSet", 1), ("ref", "ANF InScopeSet", 4)]
+    assert notes(bytestring, "haskell") == [("def", "fold inlining", 2)]
+    assert notes(ghc_cites, "haskell") == [("ref", "Cited here", 1)]
+    assert notes(containers, "markdown") == [("def", "Template Haskell dependencies", 3), ("ref", "Other one", 5)]
+    # Each style can be switched off (`note-styles`): GHC's alone is lint-notes' rule.
+    assert notes(clash, "haskell", ("rule",)) == [("ref", "ANF InScopeSet", 1), ("ref", "ANF InScopeSet", 4)]
+    assert notes(bytestring, "haskell", ("rule",)) == [("ref", "fold inlining", 2)]
+    assert notes(containers, "markdown", ("rule",)) == [("ref", "Template Haskell dependencies", 3),
+                                                       ("ref", "Other one", 5)]
