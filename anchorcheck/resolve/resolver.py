@@ -665,6 +665,10 @@ class Resolver:
         if not dot:
             routes: tuple[str, ...] = (f"{bare}.md", f"{bare}/index.md", f"{bare}/README.md",
                                        f"{bare}/_index.md")  # (Hugo's section page)
+            if site.renderer in (SPHINX, ANY_SITE.renderer):
+                # MyST reads a link to no file as a document's name: pip's `[pip](pip)`
+                # in cli/index.md is cli/pip.rst.
+                routes += (f"{bare}.rst", f"{bare}/index.rst")
         elif f".{ext.lower()}" in _PAGES:
             routes = (bare[:len(bare) - len(ext) - 1] + ".md",)
         else:

@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import replace
 
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.finding import Finding, Severity
@@ -21,6 +23,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     where meant as a link). An uncited caps line repeated in a file is a label
     (`ONLY FOR DAEMONSETS:` over each of two lists in a values.yaml, `PREPARE FOR
     CODE GENERATION` in two like functions), not a name anyone can confuse yet.
+    Across repos, a vendored or per-version copy (`vendor/`, `third_party/`,
+    `ghc-9.2/`) is reported, naming the original, and the original never is; when no
+    copy can be told from the paths, the repeat is information only.
     Why: a citation can only mean one of them; the other is unreachable or
     silently confused with the first.
     Example: two `# ROLLBACK ON THE DEGRADED PATH` comments in one template, and a
@@ -40,7 +45,36 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
             if cited.isdisjoint(group):
                 continue
         group.sort(key=lambda a: (a.repo, a.path, a.line))
+        if len({a.repo for a in group}) > 1:
+            yield from _across_repos(self, group)
+            continue
         first = group[0]
         for dup in group[1:]:
             msg = f"{dup.display!r} is defined again here; first defined at {anchor_place(first)}"
             yield self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display)
+
+
+# A copy of another project's code: vendored, bundled, or one version's copy
+# (`vendor/`, `third_party/`, `_vendor/`, `ghc-9.2/`, `v1.4/`).
+_COPY = re.compile(r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]?party|3rdparty|external|extern|deps|"
+                   r"subprojects|bundled|[\w.-]*?-?v?\d+(?:\.\d+)+)/")
+
+
+def _across_repos(self: Rule, group: list[Anchor]) -> Iterator[Finding]:
+    """A Note defined in several repos: a copy (vendored, or one version's) is reported,
+    naming the original; an original never is a warning. Where several places are no
+    copy, or all are, the repeats are told as information, on all but the first."""
+    originals = [a for a in group if not _COPY.search(a.path)] or group[:1]
+    first = originals[0]
+    for dup in group:
+        if dup is first:
+            continue
+        if dup not in originals:
+            msg = (f"{dup.display!r} is defined here, in a copy of {anchor_place(first)}, "
+                   f"which a citation of it may mean instead")
+            yield self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display)
+            continue
+        msg = (f"{dup.display!r} is defined in several repos, here and at {anchor_place(first)}; "
+               f"which one is the original cannot be told from the paths")
+        yield replace(self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display),
+                      severity=Severity.INFO)

@@ -668,5 +668,7 @@ def test_a_myst_target_is_linked_to_by_name_from_any_page(ws: WorkspaceBuilder) 
         "docs/the_basics.md": "(labels/line-length)=\n\n### Line length\n\nText.\n",
         "docs/faq.md": "See [line length](labels/line-length) and [gone](labels/no-such-label).\n",
         "docs/conf.py": "extensions = ['myst_parser']\n",  # a Sphinx site, pages in MyST
+        "docs/cli/index.md": "[pip](pip) and [gone](nothing)\n",  # a document's name: cli/pip.rst
+        "docs/cli/pip.rst": "pip\n===\n",
     })
-    assert codes(ws) == [("AC105", "docs/faq.md", 1)]
+    assert codes(ws) == [("AC105", "docs/cli/index.md", 1), ("AC105", "docs/faq.md", 1)]

@@ -126,3 +126,19 @@ def test_a_caps_heading_is_not_moved_to_a_markdown_title_that_matches_but_for_ca
     run = run_cli("check", "--format", "json", "--no-cache", "--ref", "client=moved", cwd=ws.root)
     [moved] = json.loads(run.out)["findings"]
     assert moved["code"] == "AC102" and "client:templates/rollback.yaml" in moved["message"], moved
+
+
+def test_a_note_copied_into_another_repo_is_reported_on_the_copy(ws: WorkspaceBuilder) -> None:
+    note = "{- Note [Fold inlining]\n~~~~~~~~~~~~~~~~~~~~~~~\nGHC only inlines saturated calls.\n-}\nf = 1\n"
+    ws.repo("aaa-app", {"third_party/bytestring/Fold.hs": note, "ghc-9.2/Fold.hs": note})  # first by name
+    ws.repo("bytestring", {"Data/Fold.hs": note})
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert sorted((f["code"], f["severity"], f["repo"], f["path"]) for f in found) == [
+        ("AC110", "warning", "aaa-app", "ghc-9.2/Fold.hs"), ("AC110", "warning", "aaa-app", "third_party/bytestring/Fold.hs")]
+    assert "in a copy of bytestring:Data/Fold.hs:1" in found[0]["message"]
+    # Two repos with no copy to tell: information only, never a warning on either.
+    ws.repo("other", {"Fold.hs": note})
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert sorted((f["repo"], f["path"], f["severity"]) for f in found) == [
+        ("aaa-app", "ghc-9.2/Fold.hs", "warning"), ("aaa-app", "third_party/bytestring/Fold.hs", "warning"),
+        ("other", "Fold.hs", "info")]
