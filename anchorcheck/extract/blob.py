@@ -25,7 +25,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 42
+EXTRACTOR_VERSION = 43
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     if language == "markdown":
         # Imported here: markdown-it costs every run its import time, and most runs
         # (warm ones, PRs that touch no Markdown) parse no Markdown at all.
-        from anchorcheck.extract.markdown import read_markdown
+        from anchorcheck.extract.markdown import read_markdown, used_definitions
 
         # Caps headings are not read in Markdown (its anchors are its headings).
         comments, md_anchors = read_markdown(text, keep=MARKDOWN_INTEREST)
@@ -89,6 +89,8 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
             mentions.setdefault(name, (name, line, col))
         if "anchorcheck:" in whole.text:  # (no marker is cut by a line break)
             suppressions.extend(find_suppressions(comment))
+    if language == "markdown" and "]:" in text:
+        refs = used_definitions(text, refs)
     return BlobIndex(
         tuple(anchors), tuple(refs), len(comments), text.count("\n") + (not text.endswith("\n")),
         tuple(mentions.values()), tuple(suppressions),

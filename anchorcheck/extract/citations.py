@@ -102,7 +102,8 @@ _BLOB_URL = compiled_on_use(
     r"|raw\.githubusercontent\.com/(?P<rowner>[\w.-]{1,100})/(?P<rname>[\w.-]{1,100})/"
     r"|[\w.-]{1,100}/(?:[\w.-]{1,100}/){0,5}?(?P<gowner>[\w.-]{1,100})/(?P<gname>[\w.-]{1,100})"
     r"/-/(?P<gpage>blob|tree)/)"
-    r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)>\]\"'`]{1,500})"
+    # (A path stops at markup and escapes: `…/sig-release</u>`, `guidelines.md\#x`.)
+    r"(?P<ref>[^/\s]{1,200})/(?P<path>[^\s#?)<>\]\"'`\\]{1,500})"
     # A query (`?plain=1`, which shows a Markdown file's source, so `#L83` is a line)
     r"(?:\?[^\s#)>\]\"'`]{0,200})?"
     r"(?:#(?:L(?P<l1>\d+)(?:-L(?P<l2>\d+))?(?![\w-])|(?P<frag>[^\s)>\]\"'`]{1,300})))?"

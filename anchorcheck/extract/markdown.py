@@ -27,6 +27,7 @@ from markdown_it.token import Token
 from anchorcheck.extract.verbatim import closes_fence
 from anchorcheck.model.anchor import Anchor, AnchorKind, fold_space, github_slug, rendered_text
 from anchorcheck.model.comment import Comment, CommentLine
+from anchorcheck.model.reference import Reference
 from anchorcheck.patterns import compiled_on_use
 
 _INLINE = MarkdownIt("commonmark")
@@ -459,3 +460,32 @@ def _plain_text(source: str) -> str:
         elif child.type == "html_inline":
             continue
     return "".join(parts)
+
+
+_DEFINITION_LABEL = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\]:")
+_LABEL_USE = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\](?!:)")
+
+
+def _label_key(label: str) -> str:
+    return " ".join(label.split()).casefold()  # CommonMark's label matching
+
+
+def used_definitions(text: str, refs: list[Reference]) -> list[Reference]:
+    """The references without the link reference definitions (`[label]: target`) that
+    GitHub renders no link from: one no link uses, or a repeat of a label defined
+    before (the first definition wins). Checking those reported links nobody sees."""
+    defined = {i: _label_key(m.group("label")) for i, r in enumerate(refs)
+               if r.text.startswith("[") and (m := _DEFINITION_LABEL.match(r.text)) is not None}
+    if not defined:
+        return refs
+    used = {_label_key(m.group("label")) for m in _LABEL_USE.finditer(text)}
+    seen: set[str] = set()
+    kept = []
+    for i, ref in enumerate(refs):
+        key = defined.get(i)
+        if key is not None:
+            if key in seen or key not in used:
+                continue
+            seen.add(key)
+        kept.append(ref)
+    return kept

@@ -393,9 +393,11 @@ class Resolver:
         """Whose rules the reference is judged by: the site that shows its Markdown
         file, or None for GitHub (a file no site shows, or a blob URL: a GitHub page);
         a code file's links by any site's (ANY_SITE: its docs may be built by any)."""
+        if ref.via_url:
+            return None  # a page on GitHub, whoever links it
         if language_of(ref.path) != "markdown":
             return ANY_SITE
-        if self._github_only or ref.via_url:
+        if self._github_only:
             return None
         return self.index.site_of(ref.repo, ref.path)
 
@@ -474,6 +476,9 @@ class Resolver:
             # listing, a site its index page. From a code file, which renderer is
             # meant cannot be told: only the directory is checked.
             site = self._renderer(ref)
+            if site is None and (ref.name or "").lower() == "readme":
+                # GitHub's own anchor: the README box below a folder's listing.
+                return Resolution(ref, Status.RESOLVED, files=located)
             pages = _DIR_PAGES_GITHUB if site is None else _DIR_PAGES_SITE if site is not ANY_SITE else ()
             shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
             page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
@@ -714,7 +719,10 @@ class Resolver:
         if hits:
             return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
         if ref.kind is RefKind.SLUG and len(files) == 1 and not _slug_shaped(
-                name.lower().removeprefix("user-content-")):
+                name.lower().removeprefix("user-content-")) and not (
+                self._renderer(ref) is None and language_of(files[0][1]) == "markdown"):
+            # (Where GitHub shows a Markdown file, nothing is generated: its headings
+            # and ids are all the anchors it has; `#discuss.kubernetes.io` is broken.)
             # No heading's slug can be this fragment (`#gateway.networking.k8s.io/v1beta1.
             # Gateway`), and no id given by hand is it (those matched above): content a
             # build generates names it. The file is checked; the fragment is not.

@@ -242,13 +242,16 @@ def test_markdown_link_reference_definitions_are_checked_like_links(ws: Workspac
     ws.repo("docs", {
         "guide/install.md": "# Install\n\n## Usage\n",
         "README.md": (
-            "Read the [guide][g], its [usage][u], the [gone][x] part and [the site][w].\n\n"
+            "Read the [guide][g], its [usage][u], the [gone][x] part and [the site][w], [Y].\n\n"
             "[g]: guide/install.md\n"
             "[u]: <guide/install.md#usage> \"Usage\"\n"
             "[x]: guide/install.md#no-such\n"
             "[w]: https://example.com/guide\n"
             "  [y]: guide/missing.md\n"
             "\n```\n[z]: not/checked.md\n```\n"
+            # No link uses these, so GitHub renders none: not checked (the first
+            # definition of a label wins, so a repeat is unused too).
+            "[unused]: guide/nowhere.md\n[g]: guide/also-nowhere.md\n"
         ),
     })
     assert codes(ws) == [("AC101", "README.md", 5), ("AC105", "README.md", 7)]

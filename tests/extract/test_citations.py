@@ -118,7 +118,8 @@ def test_the_text_of_a_link_to_a_url_is_not_a_claim() -> None:
 
 
 def test_a_link_reference_definition_is_a_target_and_an_optional_title_only() -> None:
-    src = ("[a]: a.md\n[b]: <b b.md> \"B\"\n[c]: c.md 'C'\n[d]: d.md (D)\n"
+    src = ("Links [a], [b], [c], [d], [1] and [e] use them.\n\n"  # (an unused one renders nothing)
+           "[a]: a.md\n[b]: <b b.md> \"B\"\n[c]: c.md 'C'\n[d]: d.md (D)\n"
            "[1]: HLint is incompatible with GHC 9.10.\n[e]: e.md and more\n")
     # CommonMark: anything else on the line makes it a paragraph.
     assert [p for _, _, _, p in refs(src, "markdown")] == ["a.md", "b b.md", "c.md", "d.md"]

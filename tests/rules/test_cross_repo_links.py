@@ -118,3 +118,19 @@ def test_html_links_and_images_in_markdown_are_checked(ws: WorkspaceBuilder) -> 
     run = ws.check("--format", "json", "--no-cache")
     found = [(f["code"], f["line"]) for f in json.loads(run.out)["findings"]]
     assert found == [("AC101", 3), ("AC105", 5), ("AC101", 7)], run.out
+
+
+def test_link_shapes_from_kubernetes_community_are_read_as_github_shows_them(ws: WorkspaceBuilder) -> None:
+    base = "https://github.com/acme/community"
+    notes = (
+        f"- [<u>{base}/tree/master/sig-release</u>]({base}/tree/master/sig-release)\n"  # 1: markup ends a URL
+        f"- [{base}/blob/master/mail.md\\#creation]({base}/blob/master/mail.md#creation)\n"  # 2: an escape too
+        f"- [SIG Testing]({base}/tree/master/sig-testing#readme) is GitHub's README box\n"  # 3
+        "- [forum](moderation.md#discuss.kubernetes.io) keeps a dot GitHub drops\n"  # 4: broken
+        "- [doc](moderation.md#heading=h.x1y2) is a Google Docs leftover\n"  # 5: broken
+    )
+    ws.repo("community", {"notes.md": notes, "mail.md": "# Mail\n\n## Creation\n", "sig-release/README.md": "# R\n",
+                          "sig-testing/README.md": "# T\n", "moderation.md": "# Moderation\n\n## discuss.kubernetes.io\n"})
+    ws.with_urls("acme", "community")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert [(f["code"], f["line"]) for f in json.loads(run.out)["findings"]] == [("AC101", 4), ("AC101", 5)], run.out
