@@ -62,6 +62,10 @@ _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+# A Haskell identifier, maybe qualified (`Data.Map.insert`, `process`, `Step`).
+_HADDOCK_IDENT = re.compile(r"(?:[A-Z][\w']*\.)*[A-Za-z_][\w']*")
+
+
 def caps_shaped(name: str) -> bool:
     """Whether a heading's name is written in capitals (ROLLBACK ON THE DEGRADED PATH)."""
     return name == name.upper() and any(ch.isalpha() for ch in name)
@@ -451,6 +455,11 @@ class Resolver:
                 return found
             if ref.kind is RefKind.LINES:  # `at :27-28` with no path named: this file
                 return Resolution(ref, Status.RESOLVED, files=((ref.repo, ref.path),))
+            if ref.kind is RefKind.HEADING and _HADDOCK_IDENT.fullmatch(ref.name or "") \
+                    and f"'{ref.name}'" in ref.text and language_of(ref.path) == "haskell":
+                # Haddock's `see 'process'` links the identifier `process`: no heading
+                # (it resolved, silently, to another repo's `## Process`).
+                return Resolution(ref, Status.EXTERNAL)
             return self._anywhere(ref)
         located = self._locate(ref)
         if isinstance(located, Resolution):

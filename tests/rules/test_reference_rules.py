@@ -142,3 +142,12 @@ def test_a_note_copied_into_another_repo_is_reported_on_the_copy(ws: WorkspaceBu
     assert sorted((f["repo"], f["path"], f["severity"]) for f in found) == [
         ("aaa-app", "ghc-9.2/Fold.hs", "warning"), ("aaa-app", "third_party/bytestring/Fold.hs", "warning"),
         ("other", "Fold.hs", "info")]
+
+
+def test_haddocks_quoted_identifier_is_no_heading(ws: WorkspaceBuilder) -> None:
+    ws.repo("lib", {"Run.hs": "-- | Run it; see 'process' and 'Data.Map.insert' for the details.\nf = 1\n"})
+    ws.repo("docs", {"guide.md": "# Guide\n\n## Process\n\nText.\n"})
+    ws.config()
+    refs = json.loads(run_cli("refs", "--all", "--format", "json", "--no-cache", cwd=ws.root).out)["references"]
+    # It resolved, silently, to the other repo's `## Process`; Haddock links the identifier.
+    assert [(r["text"], r["status"]) for r in refs if r["path"] == "Run.hs"] == [("see 'process'", "external")]
