@@ -40,7 +40,13 @@ _QUOTED = (
     r"|`(?P<q3>[^`\n]{2,100}(?:\n[^`\n]{1,100})?)`"
     r"|“(?P<q4>[^”\n]{2,100}(?:\n[^”\n]{1,100})?)”"
 )
-_LOC = rf"{RUN_START}(?:{REPO})?{PATH}"
+# A location; its path may wrap onto the next comment line after a `/`
+# (`client/templates/` then `jobs-manager-deployment.yaml`): one path (see _WRAP).
+_ON_THE_NEXT_LINE = r"(?:(?<=/)\n[ \t]*[A-Za-z0-9_.~+-][A-Za-z0-9_.~/+@-]{0,300})?"
+_WRAPPED_PATH = PATH.replace("{0,300}[A-Za-z0-9_+-])", "{0,300}" + _ON_THE_NEXT_LINE + "[A-Za-z0-9_+-])")
+assert _WRAPPED_PATH != PATH
+_LOC = rf"{RUN_START}(?:{REPO})?{_WRAPPED_PATH}"
+_WRAP = compiled_on_use(r"/\n[ \t]*")
 _LEAD = r"(?i:see|per|under|cf\.?|described\s+in|explained\s+in)"
 _NOUN = r"(?:[ \t\n]+(?i:note|section|heading|comment|block))?"
 
@@ -308,7 +314,7 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
     path = groups.get("path")
     repo = groups.get("repo")
     if path is not None:
-        path = path.removeprefix("./")
+        path = _WRAP.sub("/", path).removeprefix("./") if "\n" in path else path.removeprefix("./")
         if not looks_like_path(path):
             return None
     quoted = next((groups[k] for k in ("q1", "q2", "q3", "q4") if groups.get(k)), None)

@@ -18,6 +18,7 @@ from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.modules import defines_module, is_module
+from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths
@@ -62,6 +63,8 @@ _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+# Any caps line counts for lone_heading (a citation names it and its file).
+_LONE_OPTIONS = HeadingOptions(min_words=1, max_words=20, min_letters=1, needs_body=False)
 # A Haskell identifier, maybe qualified (`Data.Map.insert`, `process`, `Step`).
 _HADDOCK_IDENT = re.compile(r"(?:[A-Z][\w']*\.)*[A-Za-z_][\w']*")
 
@@ -131,6 +134,7 @@ class WorkspaceIndex:
         self._pages_by_lower: dict[str, dict[str, str | None]] = {}  # see page_ignoring_case()
         self._ignore_files: dict[str, list[IgnoreFile]] = {}  # see git_ignores()
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
+        self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -314,6 +318,32 @@ class WorkspaceIndex:
         found = self._sites[repo] = declared + tuple(
             d for d in detected if all(d.root != s.root for s in declared))
         return found
+
+    def lone_heading(self, where: FileId, name: str) -> Anchor | None:
+        """A caps line standing alone (no body: no anchor, by the body rule) that is
+        exactly `name`, in this file: read on first need, for a citation that names
+        the file and this very line (the seed's `# ROLLBACK ON THE DEGRADED PATH` right
+        above `strategy:`), which is evidence enough."""
+        found = self._lone.get(where)
+        if found is None:
+            found = self._lone[where] = {}
+            repo, path = where
+            snap, spec, language = self.snapshots.get(repo), self.repos.get(repo), language_of(path)
+            oid = snap.oids.get(path) if snap is not None else None
+            if oid is not None and spec is not None and language not in (None, "markdown"):
+                try:
+                    blobs = list(GitRepo(spec.path).read_blobs([oid]))
+                except GitError:
+                    blobs = []
+                text = decode_blob(blobs[0][1])[0] if blobs and blobs[0][1] is not None else None
+                for comment in scan(text, language) if text else ():
+                    for cl in comment.lines:
+                        key = caps_heading_text(cl.text, _LONE_OPTIONS)
+                        if key is not None and key not in found:
+                            col = cl.col + len(cl.text) - len(cl.text.lstrip())
+                            found[key] = replace(Anchor.make(key, AnchorKind.CAPS, cl.line, col),
+                                                 repo=repo, path=path)
+        return found.get(name)
 
     def site_of(self, repo: str, path: str) -> Site | None:
         """The site that shows this Markdown file, or None: GitHub shows it."""
@@ -739,6 +769,10 @@ class Resolver:
         if len(files) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))
         near: list[str] = []
+        if ref.kind is RefKind.HEADING and len(files) == 1:
+            lone = self.index.lone_heading(files[0], name)
+            if lone is not None:
+                return Resolution(ref, Status.RESOLVED, (lone,), files=files)
         if ref.kind is RefKind.HEADING:
             elsewhere, near = self._moved_to(name)
             if elsewhere:

@@ -151,3 +151,26 @@ def test_haddocks_quoted_identifier_is_no_heading(ws: WorkspaceBuilder) -> None:
     refs = json.loads(run_cli("refs", "--all", "--format", "json", "--no-cache", cwd=ws.root).out)["references"]
     # It resolved, silently, to the other repo's `## Process`; Haddock links the identifier.
     assert [(r["text"], r["status"]) for r in refs if r["path"] == "Run.hs"] == [("see 'process'", "external")]
+
+
+def test_the_seeds_own_wording_resolves(ws: WorkspaceBuilder) -> None:
+    """Hidden cases from the seed thread's wording: a caps line standing alone right
+    above code, cited with its file; a path wrapped after a `/`; Markdown prose citing
+    a chart heading ("recorded under X in PATH")."""
+    ws.repo("client", {
+        "templates/jobs-manager-deployment.yaml": "kind: Deployment\n# ROLLBACK ON THE DEGRADED PATH\nstrategy:\n"
+                                                  "  type: Recreate\n",
+        "templates/auto-upgrade-cronjob.yaml": "# ATOMIC UPGRADES IMPLY WAIT\n# --atomic implies --wait.\nx: 1\n",
+    })
+    ws.repo("runtime", {"jobs.py": (
+        "# see ROLLBACK ON THE DEGRADED PATH in client/templates/jobs-manager-deployment.yaml\nx = 1\n"
+        "# see ATOMIC UPGRADES IMPLY WAIT in client/templates/\n# auto-upgrade-cronjob.yaml\ny = 2\n"
+        "# see NO SUCH LINE ANYWHERE in client/templates/jobs-manager-deployment.yaml\nz = 3\n")})
+    ws.repo("backend", {"docs/decisions.md": (
+        "# Decisions\n\nThe choice is recorded under ROLLBACK ON THE DEGRADED PATH in\n"
+        "client/templates/jobs-manager-deployment.yaml.\n")})
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["repo"], f["line"]) for f in found] == [("AC101", "runtime", 6)], found
+    # The lone line is no anchor of its own: not listed, not a duplicate, not unreferenced.
+    anchors = run_cli("anchors", "--no-cache", cwd=ws.root).out
+    assert "ROLLBACK ON THE DEGRADED PATH" not in anchors and "ATOMIC UPGRADES IMPLY WAIT" in anchors
