@@ -148,6 +148,8 @@ def find_claims(
             last: tuple[str | None, str] | None = (m.group("repo"), named.removeprefix("./"))
         else:
             last = _last_path(text, start)
+            if last is None and joined.comment.kind in ("prose", "heading"):
+                continue  # Markdown prose's `at :12` speaks of the code block above, not the page
         yield Reference.make(RefKind.LINES, line, col, _flat(text[start:m.end()]),
                              target_repo=last[0] if last else None,
                              target_path=last[1] if last else None,

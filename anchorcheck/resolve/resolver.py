@@ -63,6 +63,8 @@ _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+# More files than this named as a bare `FILE:N` names: no one of them is meant.
+_MANY_NAMESAKES = 5
 # Any caps line counts for lone_heading (a citation names it and its file).
 _LONE_OPTIONS = HeadingOptions(min_words=1, max_words=20, min_letters=1, needs_body=False)
 # A Haskell identifier, maybe qualified (`Data.Map.insert`, `process`, `Step`).
@@ -621,6 +623,10 @@ class Resolver:
             beside = posixpath.join(posixpath.dirname(ref.path), path)
             if (ref.repo, beside) in local:
                 return ((ref.repo, beside),)
+            if ref.kind is RefKind.LINES and "/" not in path and len(matches) > _MANY_NAMESAKES:
+                # A bare `Foo.hs:7` that 62 files are named: a compiler's output quoted
+                # in a test, not a place in one of them.
+                return Resolution(ref, Status.EXTERNAL)
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
 

@@ -524,3 +524,16 @@ def test_a_bare_file_line_is_a_place_in_the_citing_repo(ws: WorkspaceBuilder) ->
     out = findings(ws)
     assert [(c, p, line) for c, p, line, _, _ in out] == [("AC201", "notes.yaml", 1), ("AC201", "templates/probe.yaml", 1)]
     assert "past the end of helm:pkg/repo/server.go" in out[0][3] and "past the end of chart:probe.go" in out[1][3]
+
+
+def test_quoted_tool_output_and_markdown_claims_about_the_block_above_are_not_claims(ws: WorkspaceBuilder) -> None:
+    files = {f"tests/t{i}/Foo.hs": "module Foo where\n" for i in range(8)}  # GHC's testsuite has 62
+    files["tests/t0/Main.hs"] = "-- the error is reported at Foo.hs:7, as expected\nmain = pure ()\n"
+    files["tests/driver/Run.hs"] = "-- expected: the error at Foo.hs:7\nrun = pure ()\n"  # none beside it
+    files["docs/guide.md"] = "# Guide\n\n```yaml\nstrategy:\n  type: Recreate\n```\n\nThe `type: Recreate` at :2 matters.\n"
+    files["docs/other.md"] = "# Other\n\nSee `x` at a.py:2.\n"
+    files["a.py"] = "x = 1\n"
+    ws.repo("ghc", files)
+    out = findings(ws)
+    # Foo.hs beside Main.hs is still the one meant there; the page's claim names no file.
+    assert [(c, p, line) for c, p, line, _, _ in out] == [("AC201", "docs/other.md", 3), ("AC201", "tests/t0/Main.hs", 1)]
