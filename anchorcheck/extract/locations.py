@@ -40,3 +40,15 @@ def looks_like_path(path: str) -> bool:
     return ext is not None and (
         language_of(path) is not None or ext.group(0).lower() in _PLAIN_EXTENSIONS
     )
+
+
+# A copy of another project's code: vendored, bundled, or one version's copy
+# (`vendor/`, `third_party/`, `_vendor/`, `ghc-9.2/`, Clash's `src-bin-9.10.1/`).
+_COPY = compiled_on_use(r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]?party|3rdparty|external|extern|deps|"
+                        r"subprojects|bundled|[\w.-]*?-?v?\d+(?:\.\d+)+)/")
+
+
+def copied_path(path: str) -> bool:
+    """Whether a path lies in a copy of code from elsewhere (whose citations point at
+    its upstream, and whose definitions repeat it)."""
+    return _COPY.search(path) is not None

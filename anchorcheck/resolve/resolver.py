@@ -17,6 +17,7 @@ from anchorcheck.config.workspace import RepoSpec, remote_slug
 from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.locations import copied_path
 from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
@@ -894,4 +895,8 @@ class Resolver:
             return Resolution(ref, Status.WRONG_LOCATION, tuple(found))
         if found:
             return Resolution(ref, Status.RESOLVED, tuple(found))
+        if copied_path(ref.path):
+            # A copy of another project's code cites its upstream's Notes (Clash's
+            # `src-bin-9.10.1/` copy of GHCi cites GHC's): not ours to check.
+            return Resolution(ref, Status.EXTERNAL)
         return Resolution(ref, Status.DANGLING, suggestions=tuple(self._suggest_note(name)))

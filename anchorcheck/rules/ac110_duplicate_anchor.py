@@ -1,10 +1,10 @@
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 
+from anchorcheck.extract.locations import copied_path
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.rules import rule
@@ -45,8 +45,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
             if cited.isdisjoint(group):
                 continue
         group.sort(key=lambda a: (a.repo, a.path, a.line))
-        if len({a.repo for a in group}) > 1:
-            yield from _across_repos(self, group)
+        if len({a.repo for a in group}) > 1 or any(copied_path(a.path) for a in group):
+            yield from _copies(self, group)
             continue
         first = group[0]
         for dup in group[1:]:
@@ -54,27 +54,26 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
             yield self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display)
 
 
-# A copy of another project's code: vendored, bundled, or one version's copy
-# (`vendor/`, `third_party/`, `_vendor/`, `ghc-9.2/`, `v1.4/`).
-_COPY = re.compile(r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]?party|3rdparty|external|extern|deps|"
-                   r"subprojects|bundled|[\w.-]*?-?v?\d+(?:\.\d+)+)/")
-
-
-def _across_repos(self: Rule, group: list[Anchor]) -> Iterator[Finding]:
-    """A Note defined in several repos: a copy (vendored, or one version's) is reported,
-    naming the original; an original never is a warning. Where several places are no
-    copy, or all are, the repeats are told as information, on all but the first."""
-    originals = [a for a in group if not _COPY.search(a.path)] or group[:1]
-    first = originals[0]
+def _copies(self: Rule, group: list[Anchor]) -> Iterator[Finding]:
+    """A Note defined in several repos, or in copies: a copy (vendored, or one
+    version's) is reported, naming the original; an original never is a warning.
+    Where several places are no copy, or all are (Clash's `src-bin-9.6/`,
+    `src-bin-9.8/`...), the repeats are told as information, on all but the first."""
+    originals = [a for a in group if not copied_path(a.path)]
+    first = originals[0] if originals else group[0]
     for dup in group:
         if dup is first:
             continue
-        if dup not in originals:
+        if originals and dup not in originals:
             msg = (f"{dup.display!r} is defined here, in a copy of {anchor_place(first)}, "
                    f"which a citation of it may mean instead")
             yield self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display)
             continue
-        msg = (f"{dup.display!r} is defined in several repos, here and at {anchor_place(first)}; "
+        if dup.repo == first.repo and originals:
+            msg = f"{dup.display!r} is defined again here; first defined at {anchor_place(first)}"
+            yield self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display)
+            continue
+        msg = (f"{dup.display!r} is defined in several places, here and at {anchor_place(first)}; "
                f"which one is the original cannot be told from the paths")
         yield replace(self.finding(dup.repo, dup.path, dup.line, dup.col, msg, dup.display),
                       severity=Severity.INFO)

@@ -174,3 +174,14 @@ def test_the_seeds_own_wording_resolves(ws: WorkspaceBuilder) -> None:
     # The lone line is no anchor of its own: not listed, not a duplicate, not unreferenced.
     anchors = run_cli("anchors", "--no-cache", cwd=ws.root).out
     assert "ROLLBACK ON THE DEGRADED PATH" not in anchors and "ATOMIC UPGRADES IMPLY WAIT" in anchors
+
+
+def test_per_version_copies_in_one_repo_cite_and_repeat_their_upstream(ws: WorkspaceBuilder) -> None:
+    note = "{- Note [Filter bindings]\n~~~~~~~~~~~~~~~~~~~~~~~~\nKeep the user's.\n-}\nf = 1\n-- See Note [TcRnExprMode]\n"
+    ws.repo("clash", {"clash-ghc/src-bin-9.6/UI.hs": note, "clash-ghc/src-bin-9.8/UI.hs": note,
+                      "src/Own.hs": "-- See Note [Nowhere at all]\ng = 2\n"})
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    # GHC's Notes, cited from Clash's copies of GHCi, are GHC's to check; the copies'
+    # repeat of a Note is information; a citation in Clash's own code is still checked.
+    assert sorted((f["code"], f["severity"], f["path"]) for f in found) == [
+        ("AC101", "error", "src/Own.hs"), ("AC110", "info", "clash-ghc/src-bin-9.8/UI.hs")]
