@@ -59,12 +59,12 @@ class HeadingOptions:
     # "haddock" Clash's `-- | Note [X]` alone on its line over a body; "colon"
     # bytestring's and primitive's `Note [X]:` alone on its line, a body after it;
     # "markdown" a Markdown heading `## Note [X]` (containers' note files); "dashes"
-    # a title over `---` (Clash's `{- Note [X]` / `------`); "alone" a title alone on
-    # its line over a blank comment line, then the body (Clash's `-- Note [X]` / `--`);
-    # "line" (not on by default) a title alone on its line right over text: Clash's
-    # `-- Note [CaseLet deshadow]` / `-- Imagine`, which is GHC's way to cite a Note
-    # (read as definitions on GHC: 10 false AC110, 8 broken references hidden).
-    note_styles: tuple[str, ...] = ("rule", "haddock", "colon", "markdown", "dashes", "alone")
+    # a title over `---` (Clash's `{- Note [X]` / `------`). Not on by default, as GHC
+    # cites Notes so (read as definitions on GHC: 10 false AC110, 8 broken references
+    # hidden): "alone", a title alone on its line over a blank comment line, then the
+    # body (Clash's `-- Note [X]` / `--`), and "line", a title alone on its line right
+    # over text (Clash's `-- Note [CaseLet deshadow]` / `-- Imagine`).
+    note_styles: tuple[str, ...] = ("rule", "haddock", "colon", "markdown", "dashes")
 
 
 NOTE_STYLES = ("rule", "haddock", "colon", "markdown", "dashes", "alone", "line")

@@ -253,9 +253,12 @@ def test_notes_in_the_styles_real_haskell_projects_use() -> None:
     clash_alone = "-- Note [Closing over type variables]\n--\n-- Consider the term\nf = 1\n"
     clash_line = "f x = do\n  -- Note [CaseLet deshadow]\n  -- Imagine\n  pure x\n"
     assert notes(clash_dashes, "haskell") == [("def", "Storage of floating point", 2)]
-    assert notes(clash_alone, "haskell") == [("def", "Closing over type variables", 1)]
-    assert notes(clash_line, "haskell") == [("ref", "CaseLet deshadow", 2)]  # GHC's citation, by default
-    assert notes(clash_line, "haskell", (*HeadingOptions().note_styles, "line")) == [("def", "CaseLet deshadow", 2)]
+    # GHC cites Notes so: Clash's two other shapes are definitions only when asked for.
+    assert notes(clash_alone, "haskell") == [("ref", "Closing over type variables", 1)]
+    assert notes(clash_line, "haskell") == [("ref", "CaseLet deshadow", 2)]
+    clash = (*HeadingOptions().note_styles, "alone", "line")
+    assert notes(clash_alone, "haskell", clash) == [("def", "Closing over type variables", 1)]
+    assert notes(clash_line, "haskell", clash) == [("def", "CaseLet deshadow", 2)]
     # Each style can be switched off (`note-styles`): GHC's alone is lint-notes' rule.
     assert notes(clash, "haskell", ("rule",)) == [("ref", "ANF InScopeSet", 1), ("ref", "ANF InScopeSet", 4)]
     assert notes(bytestring, "haskell", ("rule",)) == [("ref", "fold inlining", 2)]
