@@ -256,9 +256,9 @@ def test_notes_in_the_styles_real_haskell_projects_use() -> None:
     # GHC cites Notes so: Clash's two other shapes are definitions only when asked for.
     assert notes(clash_alone, "haskell") == [("ref", "Closing over type variables", 1)]
     assert notes(clash_line, "haskell") == [("ref", "CaseLet deshadow", 2)]
-    clash = (*HeadingOptions().note_styles, "alone", "line")
-    assert notes(clash_alone, "haskell", clash) == [("def", "Closing over type variables", 1)]
-    assert notes(clash_line, "haskell", clash) == [("def", "CaseLet deshadow", 2)]
+    clash_styles = (*HeadingOptions().note_styles, "alone", "line")
+    assert notes(clash_alone, "haskell", clash_styles) == [("def", "Closing over type variables", 1)]
+    assert notes(clash_line, "haskell", clash_styles) == [("def", "CaseLet deshadow", 2)]
     # Each style can be switched off (`note-styles`): GHC's alone is lint-notes' rule.
     assert notes(clash, "haskell", ("rule",)) == [("ref", "ANF InScopeSet", 1), ("ref", "ANF InScopeSet", 4)]
     assert notes(bytestring, "haskell", ("rule",)) == [("ref", "fold inlining", 2)]
