@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -323,6 +323,23 @@ def _read_config(path: Path) -> Workspace:
                      tuple(warnings), tuple(notes))
 
 
+def _tables(
+    data: dict[str, Any], key: str, path: Path, known: set[str], warnings: list[str],
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """The `[[key]]` tables of a config, numbered from 1, each with where it is (for
+    messages); a key none of them knows is warned about."""
+    raw = data.get(key, [])
+    if not isinstance(raw, list):
+        raise ConfigError(f"{path}: {key!r} must be an array of tables ([[{key}]])")
+    for i, table in enumerate(raw, start=1):
+        where = f"{path}: [[{key}]] #{i}"
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: must be a table")
+        for unknown in sorted(set(table) - known):
+            warnings.append(f"{where}: unknown key {unknown!r} ignored")
+        yield i, where, table
+
+
 def repo_path(base: Path, path: str, where: str) -> Path:
     """The absolute path of a repo; a symlink loop is a config error, not a crash."""
     try:
@@ -334,16 +351,8 @@ def repo_path(base: Path, path: str, where: str) -> Path:
 def _read_contracts(
     data: dict[str, Any], path: Path, repos: set[str], warnings: list[str]
 ) -> tuple[Contract, ...]:
-    raw = data.get("contract", [])
-    if not isinstance(raw, list):
-        raise ConfigError(f"{path}: 'contract' must be an array of tables ([[contract]])")
     out = []
-    for i, table in enumerate(raw, start=1):
-        where = f"{path}: [[contract]] #{i}"
-        if not isinstance(table, dict):
-            raise ConfigError(f"{where}: must be a table")
-        for key in sorted(set(table) - {"name", "facts", "description"}):
-            warnings.append(f"{where}: unknown key {key!r} ignored")
+    for i, where, table in _tables(data, "contract", path, {"name", "facts", "description"}, warnings):
         name = _typed(table, "name", str, where) or f"contract #{i}"
         facts = _typed(table, "facts", list, where, required=True)
         if len(facts) < 2 or not all(isinstance(f, str) for f in facts):
@@ -376,16 +385,8 @@ def _read_sites(
 ) -> list[RepoSpec]:
     """`[[site]]` tables: `renderer`, `root` (the folder its pages come from), and
     `repo` (which may be left out when there is one repo)."""
-    raw = data.get("site", [])
-    if not isinstance(raw, list):
-        raise ConfigError(f"{path}: 'site' must be an array of tables ([[site]])")
     declared: dict[str, list[tuple[str, str]]] = {}
-    for i, table in enumerate(raw, start=1):
-        where = f"{path}: [[site]] #{i}"
-        if not isinstance(table, dict):
-            raise ConfigError(f"{where}: must be a table")
-        for key in sorted(set(table) - {"repo", "renderer", "root"}):
-            warnings.append(f"{where}: unknown key {key!r} ignored")
+    for _, where, table in _tables(data, "site", path, {"repo", "renderer", "root"}, warnings):
         renderer = _typed(table, "renderer", str, where, required=True)
         if renderer not in SITE_RENDERERS:
             raise ConfigError(f"{where}: renderer {renderer!r} is not one of {', '.join(SITE_RENDERERS)}")

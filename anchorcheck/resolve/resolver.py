@@ -333,7 +333,8 @@ class WorkspaceIndex:
             repo, path = where
             snap, spec, language = self.snapshots.get(repo), self.repos.get(repo), language_of(path)
             oid = snap.oids.get(path) if snap is not None else None
-            if oid is not None and spec is not None and language not in (None, "markdown"):
+            if oid is not None and spec is not None and language not in (None, "markdown") \
+                    and self.unread_reason(repo, path) is None:  # (an excluded file is not read)
                 try:
                     blobs = list(GitRepo(spec.path).read_blobs([oid]))
                 except GitError:
