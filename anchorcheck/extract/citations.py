@@ -215,7 +215,8 @@ def find_references(
             # `Note [ ]` names nothing (no reference; the file's others are still read)
             if name and free(m):
                 yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name,
-                                     target_path=_note_location(text, m.end()))
+                                     target_path=_note_location(text, m.end()),
+                                     claim=_TITLE if _title_shaped(comment, line, m.group(0)) else None)
     if "github.com/" in text or "githubusercontent.com/" in text or "/-/blob/" in text or "/-/tree/" in text:
         for m in _BLOB_URL.finditer(text):
             # A URL at a sha, a tag or a release branch is pinned: what it shows there
@@ -375,6 +376,22 @@ _FLAG = compiled_on_use(r"(?:^|\s)--?[A-Za-z]")
 
 # One identifier, perhaps qualified (`mod.name`, `Class::method`, `$el`).
 _CODE_NAME = compiled_on_use(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
+
+
+# A Note citation shaped as a title (alone on its line, opening its block or after a
+# blank line): in a repo that writes its Notes so (Clash), the definition (see
+# WorkspaceIndex.titled_notes).
+_TITLE = "title"
+
+
+def _title_shaped(comment: Comment, line: int, written: str) -> bool:
+    lines = comment.lines
+    i = line - lines[0].line
+    if not 0 <= i < len(lines) or lines[i].line != line:
+        return False
+    if lines[i].text.strip().rstrip(":") != written.strip():
+        return False
+    return i == 0 or not lines[i - 1].text.strip()
 
 
 def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:

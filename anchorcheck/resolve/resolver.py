@@ -22,7 +22,7 @@ from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.index.lazy import LazyPaths
+from anchorcheck.index.lazy import LazyPaths, of_kind
 from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
@@ -138,6 +138,7 @@ class WorkspaceIndex:
         self._ignore_files: dict[str, list[IgnoreFile]] = {}  # see git_ignores()
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
+        self._titled: dict[str, dict[str, Anchor]] = {}  # see titled_notes()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -348,6 +349,23 @@ class WorkspaceIndex:
                             found[key] = replace(Anchor.make(key, AnchorKind.CAPS, cl.line, col),
                                                  repo=repo, path=path)
         return found.get(name)
+
+    def titled_notes(self, repo: str) -> dict[str, Anchor]:
+        """The Notes a repo defines by a title alone on its line (`-- Note [X]` over its
+        body, Clash's way, and not GHC's `~~~`), by name: only in a repo that writes
+        more Notes so than with a rule (GHC cites Notes so: there they are citations).
+        Built on first need from its title-shaped Note citations (citations.py)."""
+        found = self._titled.get(repo)
+        if found is None:
+            found = self._titled[repo] = {}
+            snap = self.snapshots.get(repo)
+            titles = [r for r in of_kind(snap.references, RefKind.NOTE) if r.claim == "title"] if snap else []
+            ruled = sum(a.kind is AnchorKind.NOTE for a in snap.anchors) if snap else 0
+            if len(titles) > ruled:
+                for ref in titles:
+                    title = Anchor.make(ref.name or "", AnchorKind.NOTE, ref.line, ref.col)
+                    found.setdefault(ref.name or "", replace(title, repo=repo, path=ref.path))
+        return found
 
     def site_of(self, repo: str, path: str) -> Site | None:
         """The site that shows this Markdown file, or None: GitHub shows it."""
@@ -896,6 +914,9 @@ class Resolver:
             return Resolution(ref, Status.WRONG_LOCATION, tuple(found))
         if found:
             return Resolution(ref, Status.RESOLVED, tuple(found))
+        titled = self.index.titled_notes(ref.repo).get(name)
+        if titled is not None:
+            return Resolution(ref, Status.RESOLVED, (titled,))
         if copied_path(ref.path):
             # A copy of another project's code cites its upstream's Notes (Clash's
             # `src-bin-9.10.1/` copy of GHCi cites GHC's): not ours to check.

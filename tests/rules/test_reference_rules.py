@@ -185,3 +185,17 @@ def test_per_version_copies_in_one_repo_cite_and_repeat_their_upstream(ws: Works
     # repeat of a Note is information; a citation in Clash's own code is still checked.
     assert sorted((f["code"], f["severity"], f["path"]) for f in found) == [
         ("AC101", "error", "src/Own.hs"), ("AC110", "info", "clash-ghc/src-bin-9.8/UI.hs")]
+
+
+def test_a_repo_that_titles_its_notes_alone_on_a_line_defines_them_so(ws: WorkspaceBuilder) -> None:
+    # Clash: 40 of its 42 Notes are `-- Note [X]` alone on a line over the body.
+    clash_subst = ("-- Note [Extending the Subst]\n-- The subst maps old to new.\nf = 1\n\n"
+                   "g = 2 -- See Note [Extending the Subst]\n-- See Note [Never written]\nh = 3\n")
+    ws.repo("clash", {"Subst.hs": clash_subst, "Case.hs": "c x = do\n  -- Note [CaseLet deshadow]\n  -- Imagine\n  pure x\n"
+                                                             "-- similar to Note [CaseLet deshadow]\nd = 4\n"})
+    # GHC: its Notes are ruled; a title-shaped `-- Note [X]` there is a citation of one.
+    ruled = "".join(f"{{- Note [Ruled {i}]\n~~~~~~~~~~~~~~~~\nBody.\n-}}\nx{i} = {i}\n" for i in range(3))
+    ws.repo("ghc", {"A.hs": ruled + "-- Note [Gone since]\n-- explains y\ny = 1\n"})
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert sorted((f["repo"], f["path"], f["line"]) for f in found if f["code"] == "AC101") == [
+        ("clash", "Subst.hs", 6), ("ghc", "A.hs", 16)]
