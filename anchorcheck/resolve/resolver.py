@@ -669,6 +669,11 @@ class Resolver:
                 page = self._page(ref.repo, f"{where}{path}", site)
                 if page is not None:
                     return ((ref.repo, page),)
+        if site is ANY_SITE:
+            # A code file's doc comment is published on the project's site, whose root
+            # the repo need not hold (caddy's `/docs/conventions#network-addresses` is
+            # caddyserver.com's): not ours to check.
+            return Resolution(ref, Status.EXTERNAL)
         return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
 
     def _from_page_url(self, ref: Reference, path: str, site: Site) -> str | None:

@@ -134,3 +134,15 @@ def test_link_shapes_from_kubernetes_community_are_read_as_github_shows_them(ws:
     ws.with_urls("acme", "community")
     run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
     assert [(f["code"], f["line"]) for f in json.loads(run.out)["findings"]] == [("AC101", 4), ("AC101", 5)], run.out
+
+
+def test_a_doc_comments_root_relative_link_is_the_sites_page(ws: WorkspaceBuilder) -> None:
+    ws.repo("caddy", {
+        "caddy.go": "// See [the conventions](/docs/conventions#data-directory) and [here](/README.md).\n"
+                    "// And [gone](/missing.md) in a doc comment too.\npackage caddy\n",
+        "README.md": "# Caddy\n\n[gone](/missing.md)\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    # caddyserver.com publishes the Go docs: a page not in the repo is the site's; a
+    # Markdown file GitHub shows still has its broken link reported.
+    assert [(f["code"], f["path"]) for f in found] == [("AC105", "README.md")]
