@@ -25,7 +25,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 47
+EXTRACTOR_VERSION = 48
 
 
 @dataclass(frozen=True, slots=True)

@@ -87,7 +87,7 @@ def read_markdown(
             if not title:
                 continue
             if custom is not None:
-                slug = custom.group(1)
+                slug = custom.group(1) or custom.group(2)
             else:
                 slug = github_slug(title)
                 # GitHub numbers repeated slugs: the second "Usage" is #usage-1.
@@ -102,6 +102,8 @@ def read_markdown(
         anchors.extend(_explicit_anchors(lines, block))
         if keep is None or keep(body := "\n".join(lines[block.start:block.end]), 0, len(body)):
             comments.append(_comment(lines, block))
+    if "{" in text and ("```" in text or "~~~" in text):
+        anchors.extend(_fence_ids(lines))
     return comments, anchors
 
 
@@ -110,7 +112,9 @@ def read_markdown(
 # its line (`{: #id }`, MkDocs' for the block above it), and HTML's `id="x"` or
 # `name="x"`, in a heading or not. (pydantic's docs link 33 such ids; ripgrep's FAQ
 # links 31 `<h3 name="config">`: not only an `<a>`'s name, as GitHub scrolls to any.)
-_ID_LIST = r"\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?\}"  # `{#id}`, `{: #id .class }`
+# `{#id}`, `{: #id .class }`, `{ .sh .no-copy #example }`, `{ id=navigation-path }`
+_ID_LIST = (r"\{:?[ \t]*(?:[^{}\n#=]*?[ \t])?(?:#([\w.:-]+)|id=[\"']?([\w.:-]+)[\"']?)"
+            r"(?:[ \t]+[^{}\n]*)?[ \t]*\}")
 _ATTRIBUTES = compiled_on_use(rf"[ \t]*{_ID_LIST}[ \t]*$")
 # A MyST target (Sphinx), `(labels/line-length)=` over a heading: linked to by name
 # from any page, `[line length](labels/line-length)` (black's docs: 24 such links).
@@ -140,6 +144,18 @@ def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
             group = 1 if m.group(1) is not None else 2
             name = m.group(group)
             yield Anchor.make(name, AnchorKind.MARKDOWN, n + 1, m.start(group), name)
+
+
+# A fenced code block given an id (attr_list on the fence: `` ``` { .sh #example } ``).
+_FENCE_ID = compiled_on_use(r"[ \t]*(?:`{3,}|~{3,})[^`\n]*?" + _ID_LIST + r"[ \t]*")
+
+
+def _fence_ids(lines: list[str]) -> Iterator[Anchor]:
+    """The ids fenced code blocks are given on their opening fence."""
+    for n, line in enumerate(lines):
+        if "{" in line and (m := _FENCE_ID.fullmatch(line)) is not None:
+            group = 1 if m.group(1) is not None else 2
+            yield Anchor.make(m.group(group), AnchorKind.MARKDOWN, n + 1, m.start(group), m.group(group))
 
 
 def document_lines(lines: list[str]) -> list[str]:

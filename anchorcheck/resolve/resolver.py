@@ -531,6 +531,11 @@ class Resolver:
             return located
         if ref.kind not in (RefKind.HEADING, RefKind.SLUG):  # a file, lines, a symbol, a fact
             return Resolution(ref, Status.RESOLVED, files=located)
+        if ref.kind is RefKind.SLUG and all(language_of(path) is None and "." in path.rpartition("/")[2]
+                                            for _, path in located):
+            # A fragment of an image or another file no heading is in: no heading's
+            # (mkdocs-material's `logo.png#only-light` is a hook of its stylesheet).
+            return Resolution(ref, Status.RESOLVED, files=located)
         if ref.kind is RefKind.SLUG and all(path not in self.index.snapshots[repo].paths
                                             for repo, path in located):
             # A fragment of a directory's page: GitHub shows its README below the
@@ -824,6 +829,13 @@ class Resolver:
                 ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-"))}.get(site.renderer, ())
         for f in files:
             headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]
+            if site.tab_slugs:
+                # pymdownx.tabbed's `combine_header_slug`: a tab's id is its heading's
+                # then its own (`#logo-image` for the tab "Image" under `### Logo`).
+                tabbed = next((a for a in headings if frag.startswith(toc_slug(a.name) + "-")), None)
+                if tabbed is not None:
+                    hits.append(tabbed)
+                    continue
             for slugify, sep in ways:
                 same = [a for a in headings if slugify(a.name) == frag]
                 base, cut, nth = frag.rpartition(sep)

@@ -44,6 +44,8 @@ class Site:
     root: str
     config: str = ""
     redirects: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
+    # pymdownx.tabbed's `combine_header_slug`: a tab's id starts with its heading's.
+    tab_slugs: bool = False
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -87,7 +89,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
         elif base.startswith("mkdocs."):
             text = read(config)
             docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
-            found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text)))
+            tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
+            found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs))
         elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs):
             text = read(config) or ""
             syntax = _TOML_KEY if base.endswith(".toml") else _YAML_KEY

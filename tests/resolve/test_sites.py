@@ -83,3 +83,19 @@ def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     bad = run_cli("check", cwd=ws.root)
     assert bad.code == 2 and "renderer 'jekyll' is not one of mkdocs, hugo" in bad.err
     assert "Traceback" not in bad.err
+
+
+def test_ids_a_mkdocs_material_site_gives(ws: WorkspaceBuilder) -> None:
+    page = (
+        "# Navigation\n\n### Navigation path <small>Breadcrumbs</small> { id=navigation-path }\n\n"
+        "### Logo\n\n=== \"Image\"\n\n    Text.\n\n"
+        "    ``` { .sh .no-copy #example }\n    echo\n    ```\n\n"
+        "See [path](#navigation-path), [tab](#logo-image), [code](#example), [gone](#nowhere),\n"  # 15
+        "![light](logo.png#only-light) and ![dark](missing.png#only-dark).\n"  # 16
+    )
+    ws.repo("material", {"mkdocs.yml": "markdown_extensions:\n  - attr_list\n  - pymdownx.tabbed:\n"
+                                       "      combine_header_slug: true\n",
+                         "docs/setup.md": page, "docs/logo.png": "png"})
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"]) for f in found] == [("AC101", 15), ("AC105", 16)], found
+    assert "#nowhere" in found[0]["message"]
