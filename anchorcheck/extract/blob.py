@@ -15,6 +15,7 @@ from anchorcheck.extract.headings import (
     find_anchors,
     haddock_anchors,
     markdown_notes,
+    raw_notes,
     rust_doc_headings,
 )
 from anchorcheck.extract.scanners import scan
@@ -25,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 48
+EXTRACTOR_VERSION = 49
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,8 +63,10 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         anchors = md_anchors if options.markdown else []
         definitions = None
         joined = [JoinedText.of(comment) for comment in comments]
-        if options.headings.notes and "markdown" in options.headings.note_styles and "Note [" in text:
-            notes = markdown_notes(md_anchors)
+        if options.headings.notes and "Note [" in text:
+            styles = options.headings.note_styles
+            notes = [*(markdown_notes(md_anchors) if "markdown" in styles else ()),
+                     *(raw_notes(text) if "rule" in styles and "~~~" in text else ())]
             anchors = [*anchors, *notes]
             titled = {a.line for a in notes}  # (a heading's own `Note [X]` cites nothing)
     else:

@@ -307,6 +307,14 @@ def markdown_notes(headings: Sequence[Anchor]) -> list[Anchor]:
             and (m := _MARKDOWN_NOTE.fullmatch(a.name.strip())) is not None and m.group(1).strip()]
 
 
+def raw_notes(text: str) -> list[Anchor]:
+    """GHC-style Notes written in a file as plain lines, by columns (containers'
+    note-template-haskell-deps.md holds `-- Note [X]` over `-- ~~~~`)."""
+    lines = text.split("\n")
+    return [anchor for i, line in enumerate(lines[:-1]) if "Note [" in line
+            for _, anchor in _titled("", i + 1, line, lines[i + 1])]
+
+
 def note_definition_spans(comment: Comment) -> set[tuple[int, int]]:
     """(line, col) of each Note definition in `comment`, so it is not also a reference."""
     return {(a.line, a.col) for a in _notes(comment)}

@@ -16,9 +16,19 @@ def is_module(written: str) -> bool:
 
 
 def defines_module(path: str, module: str) -> bool:
-    """Whether `path` is the source file of `module`."""
+    """Whether `path` is the source file of `module`, whose leading parts may be
+    written as their initials (bytestring's `D.B.Internal.Type` is
+    `Data.ByteString.Internal.Type`)."""
     base = "/" + module.replace(".", "/")
-    return any(("/" + path).endswith(base + ext) for ext in _EXTENSIONS)
+    if any(("/" + path).endswith(base + ext) for ext in _EXTENSIONS):
+        return True
+    written = module.split(".")
+    held = module_of(path)
+    if held is None or len(written) < 2 or len(written[0]) != 1:
+        return False
+    parts = held.split(".")[-len(written):]
+    return len(parts) == len(written) and all(
+        w == p or (len(w) == 1 and p.startswith(w)) for w, p in zip(written, parts, strict=True))
 
 
 def module_of(path: str) -> str | None:

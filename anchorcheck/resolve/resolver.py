@@ -195,6 +195,11 @@ class WorkspaceIndex:
             else:
                 found.sort(key=lambda a: order[a.repo])  # stable: each repo's own order
 
+    def ending_with_stem(self, stem: str) -> list[FileId]:
+        """Haskell sources named `stem` (`Internals.hs`, `.lhs`, `.hsc`...), in any repo."""
+        return [f for ext in (".hs", ".lhs", ".hsc", ".hs-boot", ".hsig")
+                for f in self.ending_with(stem + ext)]
+
     def ending_with(self, suffix: str) -> list[FileId]:
         """Files whose path is `suffix` or ends with `/suffix`."""
         tail = "/" + suffix
@@ -922,9 +927,19 @@ class Resolver:
         path = written.removeprefix("./")
         return anchor.path == path or anchor.path.endswith("/" + path)
 
+    def _module_here(self, module: str) -> bool:
+        """Whether some repo of the workspace holds the source of this module."""
+        base = module.rpartition(".")[2]
+        return any(defines_module(path, module) for _, path in self.index.ending_with_stem(base))
+
     def _note(self, ref: Reference) -> Resolution:
         name = ref.name or ""
         found = self.index.notes.get(name)
+        if not found and ref.target_path and is_module(ref.target_path) \
+                and not self._module_here(ref.target_path):
+            # `Note [async] in GHC.IO.Handle.Internals`: a module of another project
+            # (base's), whose Notes are its own to check.
+            return Resolution(ref, Status.EXTERNAL)
         if found and ref.target_path and not any(self._note_in(a, ref.target_path) for a in found):
             # `Note [X] in typecheck/TcRnDriver.hs`, `in MkId`: the Note is elsewhere (a
             # module renamed, a Note moved), or the place names no file at all.

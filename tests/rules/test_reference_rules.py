@@ -199,3 +199,21 @@ def test_a_repo_that_titles_its_notes_alone_on_a_line_defines_them_so(ws: Worksp
     found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
     assert sorted((f["repo"], f["path"], f["line"]) for f in found if f["code"] == "AC101") == [
         ("clash", "Subst.hs", 6), ("ghc", "A.hs", 16)]
+
+
+def test_notes_located_by_module_abbreviated_or_elsewhere_and_notes_in_a_note_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("bytestring", {
+        "Data/ByteString/Internal/Type.hs": "{- Note [Float error calls out of INLINABLE things]\n"
+                                            "~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\nBody.\n-}\nx = 1\n",
+        "Data/ByteString/Lazy.hs": "-- See Note [Float error calls out of INLINABLE things] in D.B.Internal.Type\n"
+                                   "y = 1\n-- in Note [unsafePerformIO and strictness] in GHC.IO.Unsafe.\nz = 2\n",
+    })
+    ws.repo("containers", {
+        "note-template-haskell-deps.md": "-- Note [ Template Haskell Dependencies ]\n-- ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+                                         "--\n-- Modules in containers use DeriveLift.\n",
+        "src/Data/Graph.hs": "-- See Note [ Template Haskell Dependencies ]\ng = 1\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    # D.B is Data.ByteString; GHC.IO.Unsafe is base's, not in the workspace; the note
+    # file's GHC-style Note defines it.
+    assert found == [], found
