@@ -162,6 +162,10 @@ def _lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
     tokens = _TOKEN.findall(ref.claim)
     if not tokens:
         return []
+    if len(tokens) == 1 and _DOTTED.fullmatch(tokens[0]):
+        # A dotted name (a values key path `agent.TTYEnabled` in helm-docs' tables, a
+        # `pkg.Func`) stands on its line as its last part: `TTYEnabled: false`.
+        tokens = [re.split(r"\.|::", tokens[0])[-1]]
     window = "\n".join(lines[first - 1:last])
     # `key: value` prose often starts with words that are not code ("Verified:
     # strategy: Recreate"): leading tokens may be dropped, never the last two.
@@ -221,6 +225,7 @@ def _find_elsewhere(lines: list[str], tokens: list[str], size: int) -> list[tupl
     return [r for r in found if not any(o != r and o[0] <= r[0] and r[1] <= o[1] for o in found)]
 
 
+_DOTTED = compiled_on_use(r"[A-Za-z_$][\w$-]*(?:(?:\.|::)[A-Za-z_$][\w$-]*)+")
 _NUMBERS = compiled_on_use(r"(\d+)(?:([ \t]*[-–][ \t]*L?)(\d+))?")
 
 

@@ -537,3 +537,13 @@ def test_quoted_tool_output_and_markdown_claims_about_the_block_above_are_not_cl
     out = findings(ws)
     # Foo.hs beside Main.hs is still the one meant there; the page's claim names no file.
     assert [(c, p, line) for c, p, line, _, _ in out] == [("AC201", "docs/other.md", 3), ("AC201", "tests/t0/Main.hs", 1)]
+
+
+def test_a_dotted_key_path_in_a_links_text_stands_on_its_line_as_its_last_part(ws: WorkspaceBuilder) -> None:
+    # helm-docs' VALUES.md: `[agent.TTYEnabled](./values.yaml#L3)` over `TTYEnabled: false`.
+    values = "agent:\n  # -- Allocate a pseudo tty\n  TTYEnabled: false\n  image: jenkins\n"
+    table = ("| Key | Type |\n|:----|:-----|\n| [agent.TTYEnabled](./values.yaml#L3) | bool |\n"
+             "| [agent.image](./values.yaml#L3) | string |\n")
+    ws.repo("charts", {"charts/jenkins/values.yaml": values, "charts/jenkins/VALUES.md": table})
+    out = findings(ws)
+    assert [(c, p, line, s) for c, p, line, _, s in out] == [("AC201", "charts/jenkins/VALUES.md", 4, "4")]
