@@ -270,8 +270,14 @@ def find_references(
     if _FRAGMENT_HINT.search(text):
         found.append((_FRAGMENT.finditer(text), True))
     verbatim = Verbatim(comment)
+    # In Markdown, a snippet import shown in a code span is an example of the syntax
+    # (vitepress's `<<< ./my#file.js#region`), not one.
+    shown = [c.span() for c in _CODE_SPAN.finditer(text) if "<<<" in c.group(0)] \
+        if comment.kind in ("prose", "heading") and "<<<" in text else []
     for matches, fragment in found:
         for m in matches:
+            if shown and any(a <= m.start() < b for a, b in shown):
+                continue
             ref = _heading_reference(joined, m, fragment)
             if ref is not None and ref.kind is RefKind.SLUG and _SNIPPET.search(text, 0, m.start()):
                 # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region

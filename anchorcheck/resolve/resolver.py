@@ -23,6 +23,7 @@ from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths, of_kind
+from anchorcheck.index.plan import is_history
 from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
@@ -357,8 +358,9 @@ class WorkspaceIndex:
 
     def titled_notes(self, repo: str) -> dict[str, Anchor]:
         """The Notes a repo defines by a title alone on its line (`-- Note [X]` over its
-        body, Clash's way, and not GHC's `~~~`), by name: only in a repo that writes
-        more Notes so than with a rule (GHC cites Notes so: there they are citations).
+        body, Clash's and primitive's way, and not GHC's `~~~`), by name: only in a repo
+        that writes Notes so at least a tenth as often as with a rule (GHC, with
+        thousands ruled, cites Notes so: there they are citations).
         Built on first need from its title-shaped Note citations (citations.py)."""
         found = self._titled.get(repo)
         if found is None:
@@ -366,7 +368,7 @@ class WorkspaceIndex:
             snap = self.snapshots.get(repo)
             titles = [r for r in of_kind(snap.references, RefKind.NOTE) if r.claim == "title"] if snap else []
             ruled = sum(a.kind is AnchorKind.NOTE for a in snap.anchors) if snap else 0
-            if len(titles) > ruled:
+            if titles and len(titles) * 10 >= ruled:  # (GHC: thousands ruled, a few titles)
                 for ref in titles:
                     title = Anchor.make(ref.name or "", AnchorKind.NOTE, ref.line, ref.col)
                     found.setdefault(ref.name or "", replace(title, repo=repo, path=ref.path))
@@ -903,10 +905,12 @@ class Resolver:
                 return Resolution(ref, Status.RESOLVED, tuple(scope))
             if len(scope) > 1:
                 files = {(a.repo, a.path) for a in scope}
-                if len(files) > 1 and all(a.kind is AnchorKind.MARKDOWN for a in scope):
+                if (len(files) > 1 or all(is_history(path) for _, path in files)) \
+                        and all(a.kind is AnchorKind.MARKDOWN for a in scope):
                     # A title many documents share, named with no location ('Appears
-                    # under "Features" header': vue's 100 changelog sections), is prose
-                    # about such sections, not a citation of one.
+                    # under "Features" header': vue's 100 changelog sections, vitepress's
+                    # in its one CHANGELOG.md), is prose about such sections, not a
+                    # citation of one.
                     return Resolution(ref, Status.EXTERNAL)
                 return Resolution(ref, Status.AMBIGUOUS, tuple(scope))
         suggestions = self._suggest_heading(name)

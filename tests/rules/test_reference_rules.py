@@ -217,3 +217,20 @@ def test_notes_located_by_module_abbreviated_or_elsewhere_and_notes_in_a_note_fi
     # D.B is Data.ByteString; GHC.IO.Unsafe is base's, not in the workspace; the note
     # file's GHC-style Note defines it.
     assert found == [], found
+
+
+def test_shapes_from_primitive_and_vitepress(ws: WorkspaceBuilder) -> None:
+    # primitive: one ruled Note, one titled alone on its line over its body.
+    ws.repo("primitive", {
+        "Array.hs": "{- Note [fromListN]\n~~~~~~~~~~~~~~~~~~\nBody.\n-}\nx = 1\n\n"
+                    "-- Note [Forgiving Array Read Instance]\n-- We're really forgiving here.\ny = 2\n",
+        "SmallArray.hs": "-- See Note [Forgiving Array Read Instance]\nz = 3\n-- See Note [fromListN] in Array\nw = 4\n",
+    })
+    # vitepress: prose about changelog sections, and a snippet import shown as code.
+    ws.repo("vitepress", {
+        "CHANGELOG.md": "# Changelog\n\n## 1.1.0\n\n### Bug Fixes\n\n- a\n\n## 1.0.0\n\n### Bug Fixes\n\n- b\n",
+        "commit-convention.md": 'Appears under "Bug Fixes" header, with a link.\n\n'
+                                "Write `<<< ./my#file.js#region` rather than `<<< ./my#file.js`.\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert found == [], found
