@@ -116,6 +116,7 @@ def read_markdown(
 _ID_LIST = (r"\{:?[ \t]*(?:[^{}\n#=]*?[ \t])?(?:#([\w.:-]+)|id=[\"']?([\w.:-]+)[\"']?)"
             r"(?:[ \t]+[^{}\n]*)?[ \t]*\}")
 _ATTRIBUTES = compiled_on_use(rf"[ \t]*{_ID_LIST}[ \t]*$")
+_INLINE_ID = compiled_on_use(r"(?<=[^\s{$%])\{:?[ \t]*#([\w.:-]+)(?:[ \t]+[^{}\n]*)?[ \t]*\}(?!\})")
 # A MyST target (Sphinx), `(labels/line-length)=` over a heading: linked to by name
 # from any page, `[line length](labels/line-length)` (black's docs: 24 such links).
 _MYST_TARGET = compiled_on_use(r" {0,3}\(([^()\s]{1,200})\)=[ \t]*")
@@ -134,7 +135,9 @@ def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
         found: list[re.Match[str]] = []
         if "{" in line:
             attribute = _ANCHOR_LINE.fullmatch(line)
-            found = [attribute] if attribute is not None else []
+            # (else an attribute list given to the inline element before it:
+            # ``**`locale`**{ #mkdocs-locale }``, attr_list's)
+            found = [attribute] if attribute is not None else list(_INLINE_ID.finditer(line))
         elif line.rstrip().endswith(")="):
             target = _MYST_TARGET.fullmatch(line)
             found = [target] if target is not None else []

@@ -210,7 +210,10 @@ INTEREST = dataclasses.replace(
     REFERENCE, literals=(*REFERENCE.literals, "anchorcheck:"),
     whole=LazyPattern(INTEREST_PATTERN, _WHOLE_AFTER))
 # In Markdown, an HTML tag's `href` or `src` is a link too.
-MARKDOWN_INTEREST = dataclasses.replace(INTEREST, literals=(*INTEREST.literals, "href", "src"))
+# (Its one-alternation form, for short blocks, must hold them too: it is the same test.)
+MARKDOWN_INTEREST = dataclasses.replace(
+    INTEREST, literals=(*INTEREST.literals, "href", "src"),
+    whole=LazyPattern(INTEREST_PATTERN + "|href|src", _WHOLE_AFTER))
 # Haddock anchors (`-- #name#`) are of interest in Haskell too.
 HADDOCK_INTEREST = dataclasses.replace(
     INTEREST, patterns=(*INTEREST.patterns, re.compile(r"#[A-Za-z][\w-]*#")),

@@ -65,6 +65,10 @@ _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+# pymdownx.snippets' include line, `--8<-- "CONTRIBUTING.md"`.
+_SNIPPET_LINE = re.compile(r"""(?m)^[ \t]*-{1,3}8<-{1,3}[ \t]+["']([^"'\n]+)["'][ \t]*$""")
+# Placeholder names (`../foo/bar.md` in an example message, `path/to/file.md`).
+_PLACEHOLDERS = frozenset({"foo", "bar", "baz", "qux", "path", "to", "file", "example", "my", "your", "some"})
 # More files than this named as a bare `FILE:N` names: no one of them is meant.
 _MANY_NAMESAKES = 5
 # Any caps line counts for lone_heading (a citation names it and its file).
@@ -140,6 +144,7 @@ class WorkspaceIndex:
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
         self._titled: dict[str, dict[str, Anchor]] = {}  # see titled_notes()
+        self._snippets: dict[FileId, list[FileId]] = {}  # see snippets()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
         kept = set()
@@ -338,16 +343,11 @@ class WorkspaceIndex:
         if found is None:
             found = self._lone[where] = {}
             repo, path = where
-            snap, spec, language = self.snapshots.get(repo), self.repos.get(repo), language_of(path)
-            oid = snap.oids.get(path) if snap is not None else None
-            if oid is not None and spec is not None and language not in (None, "markdown") \
-                    and self.unread_reason(repo, path) is None:  # (an excluded file is not read)
-                try:
-                    blobs = list(GitRepo(spec.path).read_blobs([oid]))
-                except GitError:
-                    blobs = []
-                text = decode_blob(blobs[0][1])[0] if blobs and blobs[0][1] is not None else None
-                for comment in scan(text, language) if text else ():
+            language = language_of(path)
+            # (An excluded file is not read: what it holds is not known.)
+            text = self._text(repo, path) if language not in (None, "markdown") else None
+            if text and language is not None:
+                for comment in scan(text, language):
                     for cl in comment.lines:
                         key = caps_heading_text(cl.text, _LONE_OPTIONS)
                         if key is not None and key not in found:
@@ -373,6 +373,38 @@ class WorkspaceIndex:
                     title = Anchor.make(ref.name or "", AnchorKind.NOTE, ref.line, ref.col)
                     found.setdefault(ref.name or "", replace(title, repo=repo, path=ref.path))
         return found
+
+    def snippets(self, where: FileId) -> list[FileId]:
+        """The files a Markdown page includes with pymdownx.snippets (`--8<-- "x.md"`),
+        from its site's folder (snippets' base path) or the repo's root; read on need."""
+        found = self._snippets.get(where)
+        if found is None:
+            found = self._snippets[where] = []
+            repo, path = where
+            text = self._text(repo, path) if language_of(path) == "markdown" else None
+            if text and "8<" in text:
+                site = site_of(self.sites(repo), path)
+                bases = [posixpath.dirname(site.config)] if site is not None and site.config else []
+                for m in _SNIPPET_LINE.finditer(text):
+                    for base in [*bases, ""]:
+                        candidate = posixpath.normpath(posixpath.join(base, m.group(1)))
+                        if self.has_file(repo, candidate):
+                            found.append((repo, candidate))
+                            break
+        return found
+
+    def _text(self, repo: str, path: str) -> str | None:
+        """A file's text, read from git (a second, small read, for the few files a
+        resolution needs more of)."""
+        snap, spec = self.snapshots.get(repo), self.repos.get(repo)
+        oid = snap.oids.get(path) if snap is not None else None
+        if oid is None or spec is None or self.unread_reason(repo, path) is not None:
+            return None
+        try:
+            blobs = list(GitRepo(spec.path).read_blobs([oid]))
+        except GitError:
+            return None
+        return decode_blob(blobs[0][1])[0] if blobs and blobs[0][1] is not None else None
 
     def site_of(self, repo: str, path: str) -> Site | None:
         """The site that shows this Markdown file, or None: GitHub shows it."""
@@ -529,6 +561,11 @@ class Resolver:
             if located.status is Status.DANGLING_PATH and self._generated(ref, located):
                 # A path git ignores is a build's output (ruff's docs link the
                 # settings.md and rules/ pages its docs build writes: 90 false AC105).
+                return Resolution(ref, Status.EXTERNAL)
+            if located.status is Status.DANGLING_PATH and all(
+                    part.partition(".")[0].lower() in _PLACEHOLDERS
+                    for part in ref.target_path.split("/") if part not in ("", ".", "..")):
+                # `../foo/bar.md` in a quoted example, `path/to/file.md`: no file meant.
                 return Resolution(ref, Status.EXTERNAL)
             if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(_PAGES):
                 # An HTML page that is no file here is a page of generated documentation
@@ -794,7 +831,12 @@ class Resolver:
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
             site = self._renderer(ref)
-            if site is not None:
+            if site is not None and site.renderer in (MKDOCS, ANY_SITE.renderer):
+                # pymdownx.snippets: a page holding `--8<-- "CONTRIBUTING.md"` shows that
+                # file's headings (mkdocs' about/contributing.md).
+                hits = [a for f in files for g in self.index.snippets(f)
+                        for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
+            if not hits and site is not None:
                 hits = self._site_hits(name.lower().removeprefix("user-content-"), files, site)
         if len({(a.repo, a.path) for a in hits}) == 1:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))

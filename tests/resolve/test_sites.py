@@ -99,3 +99,19 @@ def test_ids_a_mkdocs_material_site_gives(ws: WorkspaceBuilder) -> None:
     found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
     assert [(f["code"], f["line"]) for f in found] == [("AC101", 15), ("AC105", 16)], found
     assert "#nowhere" in found[0]["message"]
+
+
+def test_mkdocs_pages_include_snippets_and_give_inline_ids(ws: WorkspaceBuilder) -> None:
+    ws.repo("mkdocs", {
+        "mkdocs.yml": "markdown_extensions:\n  - attr_list\n  - pymdownx.snippets\n",
+        "CONTRIBUTING.md": "# Contributing\n\n## Installing for Development\n",
+        "docs/about/contributing.md": '--8<-- "CONTRIBUTING.md"\n',
+        "docs/user-guide/themes.md": "# Themes\n\n**`locale`**{ #mkdocs-locale }: the language.\n",
+        "docs/dev-guide/translations.md": (
+            "See [install](../about/contributing.md#installing-for-development),\n"
+            "[locale](../user-guide/themes.md#mkdocs-locale), [gone](../about/contributing.md#nowhere),\n"  # 2
+            "and a message: > Doc file 'example.md' contains a link '../foo/bar.md#some-heading'.\n"),
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"]) for f in found] == [("AC101", 2)], found
+    assert "#nowhere" in found[0]["message"]
