@@ -12,16 +12,19 @@ from collections.abc import Callable, Sequence
 from anchorcheck.check.pipeline import CheckResult
 from anchorcheck.errors import ConfigError, GitError
 from anchorcheck.git.repo import GitRepo
-from anchorcheck.model.finding import FingerprintedFinding
+from anchorcheck.model.finding import FingerprintedFinding, fingerprint
+from anchorcheck.pr.versions import bump, unbumped_packages
+from anchorcheck.rules import REGISTRY
 
 FileId = tuple[str, str]
 
 
-def changed_files(result: CheckResult, revs: Sequence[str],
-                  warn: Callable[[str], None] = lambda _: None) -> set[FileId]:
-    """`REV` applies to every repo where it resolves; `REPO=REV` to one repo. A REV
-    that resolves in no repo is an error (a typo must not turn CI green with "no
-    problems"), and one missing from some repos is a warning that names them."""
+def changed_bases(result: CheckResult, revs: Sequence[str],
+                  warn: Callable[[str], None] = lambda _: None) -> dict[str, tuple[GitRepo, str, str]]:
+    """Per repo a change is measured in: its git, the merge base with REV, and the
+    commit checked. `REV` applies to every repo where it resolves; `REPO=REV` to one
+    repo. A REV that resolves in no repo is an error (a typo must not turn CI green
+    with "no problems"), and one missing from some repos is a warning that names them."""
     per_repo: dict[str, str] = {}
     every: str | None = None
     for item in revs:
@@ -32,9 +35,8 @@ def changed_files(result: CheckResult, revs: Sequence[str],
             per_repo[name] = value
         else:
             every = item
-    out: set[FileId] = set()
+    out: dict[str, tuple[GitRepo, str, str]] = {}
     missing: list[str] = []
-    found = False
     for spec in result.workspace.repos:
         rev = per_repo.get(spec.name, every)
         if rev is None:
@@ -48,14 +50,35 @@ def changed_files(result: CheckResult, revs: Sequence[str],
                 raise
             missing.append(spec.name)  # a shared REV need not exist in every repo
             continue
-        found = True
-        base = git.merge_base(since, commit) or since
-        out.update((spec.name, path) for path in git.changed_paths(base, commit))
-    if every is not None and not found and not per_repo:
+        out[spec.name] = (git, git.merge_base(since, commit) or since, commit)
+    if every is not None and not out and not per_repo:
         raise ConfigError(f"--changed-only {every!r} names no commit in any repo of the workspace")
     if every is not None and missing:
         warn(f"--changed-only {every!r} is not in {', '.join(missing)}: nothing there counts as changed")
     return out
+
+
+def changed_files(bases: dict[str, tuple[GitRepo, str, str]]) -> set[FileId]:
+    """The files changed in each repo since its base."""
+    return {(repo, path) for repo, (git, base, commit) in bases.items()
+            for path in git.changed_paths(base, commit)}
+
+
+def unbumped(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]]) -> list[FingerprintedFinding]:
+    """AC306 for the change since each base, as merge-order tells it for a PR: a
+    package's content changed and its version did not."""
+    rule = REGISTRY["AC306"]
+    settings = result.workspace.settings
+    found = []
+    for repo, (git, base, commit) in bases.items():
+        changed = git.changed_paths(base, commit)
+        for u in unbumped_packages(git, result.index.snapshots[repo].paths, changed, base, commit,
+                                   settings.version_guard, settings.version_guard_skip):
+            suggested = bump(u.version, len(u.version.split(".")) - 1)
+            msg = (f"changes {', '.join(u.touched[:3])}{' and more' if len(u.touched) > 3 else ''} "
+                   f"and leaves {u.path} at version {u.version}: bump it (to {suggested})")
+            found.append(rule.finding(repo, u.path, u.line, 0, msg, f"{u.path} version", suggested))
+    return list(fingerprint(found))
 
 
 def only_changed(

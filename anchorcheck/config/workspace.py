@@ -32,6 +32,8 @@ _SETTING_KEYS = {
     "heading-needs-body": bool,
     "history-depth": int,
     "line-history": int,
+    "version-guard": list,
+    "version-guard-skip": list,
     "exclude": list,
     "extend-exclude": list,
     "ignore-targets": list,
@@ -128,6 +130,10 @@ class Settings:
     # Commits walked, on each side, to follow a line claim from when it was written
     # (resolve/linehistory.py); 0 turns it off.
     line_history: int = 20000
+    # AC306: the version files whose package's content needs a bump when it changes,
+    # and package folders left out.
+    version_guard: tuple[str, ...] = ("Chart.yaml",)
+    version_guard_skip: tuple[str, ...] = ()
     # Extraction processes (`--jobs`): 0 is one per core; 1 scans in this process.
     jobs: int = 0
     # Path patterns not read in any repo (excludes.py); a repo's own `exclude` adds to them.
@@ -367,6 +373,18 @@ def _read_contracts(
     return tuple(out)
 
 
+_GUARDABLE = ("Chart.yaml", "pyproject.toml", "package.json")
+
+
+def _version_guard(raw: list[Any] | None, default: tuple[str, ...], where: str) -> tuple[str, ...]:
+    if raw is None:
+        return default
+    unknown = [x for x in raw if x not in _GUARDABLE]
+    if unknown:
+        raise ConfigError(f"{where}: version-guard: {unknown[0]!r} is not one of {', '.join(_GUARDABLE)}")
+    return tuple(x for x in _GUARDABLE if x in raw)
+
+
 def _note_styles(raw: list[Any] | None, default: tuple[str, ...], where: str) -> tuple[str, ...]:
     if raw is None:
         return default
@@ -441,6 +459,8 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
         line_history=pick("line-history", defaults.line_history),
+        version_guard=_version_guard(values["version-guard"], defaults.version_guard, where),
+        version_guard_skip=tuple(str(x).strip("/") for x in values["version-guard-skip"] or ()),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
         per_file_ignores=_per_file_ignores(rules, path),
         rules=Selection(

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import IO, NamedTuple
 
 from anchorcheck.errors import GitError
+from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.refs import common_dir, read_ref
 
 # git prints paths as the bytes they are. One that is not UTF-8 is read with its odd
@@ -287,6 +288,15 @@ class GitRepo:
     def tree_entry(self, commit: str, path: str) -> TreeEntry | None:
         found = self.list_paths(commit, (path,))
         return found[0] if found else None
+
+    def text_at(self, commit: str, path: str) -> str | None:
+        """A file's text at a commit (None when it is not there, or is no text)."""
+        entry = self.tree_entry(commit, path)
+        if entry is None or entry.kind != "blob":
+            return None
+        for _, data in self.read_blobs([entry.oid]):
+            return decode_blob(data)[0] if data is not None else None
+        return None
 
     def merge_conflicts(self, a: str, b: str) -> tuple[str, ...]:
         """Files that conflict when merging commits a and b (`git merge-tree`, no

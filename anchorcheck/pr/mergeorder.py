@@ -35,7 +35,9 @@ from anchorcheck.pr.versions import (
     bumped_part,
     is_version_file,
     read_version,
+    unbumped_packages,
     version_key,
+    version_line,
 )
 from anchorcheck.resolve.resolver import Resolution, Resolver, Status, WorkspaceIndex
 from anchorcheck.resolve.suggest import suggest
@@ -88,6 +90,20 @@ class VersionBump:
 
 
 @dataclass(frozen=True, slots=True)
+class UnbumpedPackage:
+    """A change that edits a package's content (a chart: any file under the folder of
+    its Chart.yaml, comments too) and leaves its version as the merge base has it."""
+
+    change: str
+    repo: str
+    path: str  # the version file
+    version: str
+    touched: tuple[str, ...]
+    line: int
+    suggested: str  # the next version free of the base and of every other open bump
+
+
+@dataclass(frozen=True, slots=True)
 class VersionRace:
     """A version bump that others make too, or that the base has passed."""
 
@@ -123,6 +139,7 @@ class Analysis:
     bumps: list[VersionBump] = field(default_factory=list)
     races: list[VersionRace] = field(default_factory=list)
     fact_changes: list[FactChange] = field(default_factory=list)
+    unbumped: list[UnbumpedPackage] = field(default_factory=list)
     # (change, the claim it makes stale): line claims elsewhere whose text held on the
     # lines of a file the change edits, and no longer does there after it (AC201).
     stale_claims: list[tuple[str, Any]] = field(default_factory=list)
@@ -275,6 +292,7 @@ def analyse(
     _order(result, labels)
     _conflicts(world, result)
     _versions(world, result, version_files)
+    _unbumped(world, result)
     _facts(world, result)
     _stale_claims(world, result)
     result.blobs_read_base = world.blobs_read_base
@@ -553,7 +571,7 @@ def _versions(world: Scenarios, result: Analysis, names: tuple[str, ...]) -> Non
             new = read_version(path, new_text) if new_text is not None else None
             if new is None or new == old:
                 continue
-            line = _version_line(new_text or "", new)
+            line = version_line(new_text or "", new)
             result.bumps.append(VersionBump(change.label, change.repo, path, old or "", new,
                                             _version_at(git, change.base_commit, path), line))
     for bump_ in result.bumps:
@@ -570,6 +588,24 @@ def _versions(world: Scenarios, result: Analysis, names: tuple[str, ...]) -> Non
         result.races.append(VersionRace(bump_, others, behind, bump(highest, part)))
 
 
+def _unbumped(world: Scenarios, result: Analysis) -> None:
+    """AC306: packages a change edits without bumping their version (the seed's
+    chart-version-guard.yml, told while the PR is open, beside the merge order)."""
+    settings = world.workspace.settings
+    for change in result.changes:
+        git = world.gits[change.repo]
+        paths = [*world.base_snaps[change.repo].paths, *change.head_entries]
+        for u in unbumped_packages(git, paths, change.changed, change.merge_base, change.head_commit,
+                                   settings.version_guard, settings.version_guard_skip):
+            taken = [u.version, *(b.new for b in result.bumps if (b.repo, b.path) == (change.repo, u.path))]
+            now = _version_at(git, change.base_commit, u.path)
+            if now is not None:
+                taken.append(now)
+            highest = max(taken, key=version_key)
+            result.unbumped.append(UnbumpedPackage(change.label, change.repo, u.path, u.version, u.touched,
+                                                   u.line, bump(highest, len(highest.split(".")) - 1)))
+
+
 def _text(git: GitRepo, oid: str) -> str | None:
     for _, data in git.read_blobs([oid]):
         return decode_blob(data)[0]
@@ -582,13 +618,6 @@ def _version_at(git: GitRepo, commit: str, path: str) -> str | None:
         return None
     text = _text(git, entry.oid)
     return read_version(path, text) if text is not None else None
-
-
-def _version_line(text: str, version: str) -> int:
-    for number, line in enumerate(text.split("\n"), start=1):
-        if version in line and "version" in line:
-            return number
-    return 1
 
 
 def _stale_claims(world: Scenarios, result: Analysis) -> None:

@@ -7,7 +7,10 @@ import json
 import posixpath
 import re
 import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.patterns import compiled_on_use
 
 DEFAULT_VERSION_FILES = ("Chart.yaml", "pyproject.toml", "package.json")
@@ -66,3 +69,71 @@ def bump(version: str, part: int) -> str:
     nums[part] += 1
     nums[part + 1:] = [0] * (len(nums) - part - 1)
     return prefix + ".".join(map(str, nums))
+
+
+# The version files whose package's content needs a bump when it changes (AC306): by
+# default Helm charts, as the seed's chart-version-guard.yml has it; pyproject.toml
+# and package.json may be added (`[settings] version-guard`).
+DEFAULT_GUARDED = ("Chart.yaml",)
+
+
+def guarded_packages(paths: Iterable[str], names: tuple[str, ...]) -> dict[str, str]:
+    """Package folder -> its version file, for every guarded version file in `paths`
+    ("" for one at the repo's root)."""
+    return {posixpath.dirname(p): p for p in paths if posixpath.basename(p) in names}
+
+
+def package_of(path: str, packages: Mapping[str, str]) -> str | None:
+    """The innermost guarded package folder holding `path`, if any."""
+    folder = posixpath.dirname(path)
+    while True:
+        if folder in packages:
+            return folder
+        if not folder:
+            return None
+        folder = posixpath.dirname(folder)
+
+
+@dataclass(frozen=True, slots=True)
+class Unbumped:
+    """A package whose content differs between two commits while its version does not."""
+
+    path: str  # the version file
+    version: str
+    touched: tuple[str, ...]
+    line: int  # of the version, in the version file at the later commit
+
+
+def unbumped_packages(
+    git: GitRepo, paths: Iterable[str], changed: Iterable[str], base: str, head: str,
+    names: tuple[str, ...], skip: tuple[str, ...] = (),
+) -> list[Unbumped]:
+    """The packages (`names`: their version files) that `changed` paths edit between
+    `base` and `head` without a new version. A file belongs to its innermost package
+    (a chart inside a Python repo is the chart's); a folder in `skip` guards nothing;
+    a package added or removed between the two is not one left unbumped."""
+    packages = guarded_packages(paths, names)
+    touched: dict[str, list[str]] = {}
+    for path in changed:
+        folder = package_of(path, packages)
+        if folder is not None and not any(folder == s or folder.startswith(s + "/") for s in skip):
+            touched.setdefault(folder, []).append(path)
+    out = []
+    for folder, files in sorted(touched.items()):
+        version_file = packages[folder]
+        old_text, new_text = git.text_at(base, version_file), git.text_at(head, version_file)
+        if old_text is None or new_text is None:
+            continue
+        old, new = read_version(version_file, old_text), read_version(version_file, new_text)
+        if old is None or new != old:
+            continue  # bumped (AC305 tells whether in time), or no version to bump
+        out.append(Unbumped(version_file, old, tuple(sorted(files)), version_line(new_text, old)))
+    return out
+
+
+def version_line(text: str, version: str) -> int:
+    """The line declaring `version` in a version file's text (1 when none does)."""
+    for number, line in enumerate(text.split("\n"), start=1):
+        if version in line and "version" in line:
+            return number
+    return 1

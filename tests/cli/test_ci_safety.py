@@ -3,6 +3,8 @@ not there."""
 
 from __future__ import annotations
 
+import json
+
 from anchorcheck.git.repobuilder import commit, git
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -56,3 +58,22 @@ def test_positional_paths_keep_their_findings_and_the_work_tree_is_read(ws: Work
     fixed = run_cli("check", "docs", cwd=repo)
     assert fixed.code == 0, fixed.out
     assert run_cli("check", "--staged", "docs", cwd=repo).code == 1  # not staged yet
+
+
+def test_changed_only_tells_a_chart_change_that_leaves_the_version(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("client", {"charts/app/Chart.yaml": "name: app\nversion: 1.9.58\n",
+                              "charts/app/templates/deploy.yaml": "# why Recreate\nkind: Deployment\n"})
+    git(repo, "checkout", "-q", "-b", "feature")
+    commit(repo, {"charts/app/templates/deploy.yaml": "# why Recreate, said better\nkind: Deployment\n"}, "reword")
+    ws.config({"client": "feature"})
+    r = run_cli("check", "--changed-only", "main", "--format", "json", cwd=ws.root)
+    [found] = json.loads(r.out)["findings"]
+    assert (found["code"], found["path"], found["line"], found["suggestion"]) == \
+        ("AC306", "charts/app/Chart.yaml", 2, "1.9.59")
+    assert r.code == 1
+    commit(repo, {"charts/app/Chart.yaml": "name: app\nversion: 1.9.59\n"}, "bump")
+    assert json.loads(run_cli("check", "--changed-only", "main", "--format", "json", cwd=ws.root).out)["findings"] == []
+    # Off like any rule.
+    commit(repo, {"charts/app/templates/deploy.yaml": "kind: Deployment\n"}, "again, at 1.9.59 now")
+    r = run_cli("check", "--changed-only", "HEAD~1", "--ignore", "AC306", cwd=ws.root)
+    assert r.code == 0, r.out

@@ -41,8 +41,10 @@ def test_chart_pr_is_ordered_before_the_runtime_pr_citing_its_heading(ws: Worksp
     # Given in the wrong order on purpose.
     adv = advisory(ws, "runtime#359=pr/359", "client#791=pr/791")
     assert adv.analysis.order == ("client#791", "runtime#359")
-    assert found(adv) == [("runtime#359", "AC301", "jobs.py", 1)]
-    [f] = adv.findings
+    # (client#791 edits the chart and leaves Chart.yaml at 1.9.58: the seed's chart
+    # guard trips, AC306.)
+    assert found(adv) == [("client#791", "AC306", "Chart.yaml", 1), ("runtime#359", "AC301", "jobs.py", 1)]
+    [f] = [f for f in adv.findings if f.finding.code == "AC301"]
     assert "land client#791 first: it adds 'ROLLBACK ON THE DEGRADED PATH' (client:templates/deploy.yaml:2)" in f.finding.message
     assert adv.analysis.added_anchors["client#791"][0].name == "ROLLBACK ON THE DEGRADED PATH"
 
@@ -304,3 +306,33 @@ def test_a_change_that_moves_the_lines_a_claim_cites_is_told(ws: WorkspaceBuilde
                                                          ("client#792", 3, "")]
     assert stale[0][2].startswith("after client#791: 'type: Recreate' is no longer at client:templates/deploy.yaml:4")
     assert stale[2][2].endswith("it is nowhere in the file")
+
+
+def test_a_change_to_a_charts_content_without_a_bump_trips_the_guard(ws: WorkspaceBuilder) -> None:
+    chart = {"charts/app/Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.9.58\n",
+             "charts/app/templates/deploy.yaml": "# ROLLOUT\n# why Recreate\nkind: Deployment\n",
+             "charts/other/Chart.yaml": "name: other\nversion: 0.1.0\n", "charts/other/values.yaml": "x: 1\n",
+             "pyproject.toml": '[project]\nname = "tool"\nversion = "2.0.0"\n', "tool.py": "x = 1\n",
+             "README.md": "# Charts\n"}
+    ws.repo("client", chart)
+    ws.pr("client", "pr/1", {"charts/app/templates/deploy.yaml": "# ROLLOUT\n# why Recreate, said better\nkind: Deployment\n",
+                             "tool.py": "x = 2\n", "README.md": "# Charts!\n"})  # a comment is content too
+    ws.pr("client", "pr/2", {"charts/app/templates/deploy.yaml": "kind: Deployment\n",
+                             "charts/app/Chart.yaml": "apiVersion: v2\nname: app\nversion: 1.9.59\n"})
+    ws.pr("client", "pr/3", {"charts/other/values.yaml": "x: 2\n"})
+    adv = advisory(ws, "client#1=pr/1", "client#2=pr/2", "client#3=pr/3")
+    guard = sorted((f.finding.change or "", f.finding.path, f.finding.line, f.finding.suggestion or "", f.finding.message)
+                   for f in adv.findings if f.finding.code == "AC306")
+    # pr/2 bumps (past it, pr/1's bump would be 1.9.60); nothing outside a chart is guarded.
+    assert [g[:4] for g in guard] == [("client#1", "charts/app/Chart.yaml", 3, "1.9.60"),
+                                      ("client#3", "charts/other/Chart.yaml", 2, "0.1.1")]
+    assert "changes charts/app/templates/deploy.yaml and leaves charts/app/Chart.yaml at version 1.9.58" in guard[0][4]
+    # Opt-in for Python packages; a chart can be left out.
+    config = ws.config()
+    config.write_text(config.read_text() + '[settings]\nversion-guard = ["Chart.yaml", "pyproject.toml"]\n'
+                                           'version-guard-skip = ["charts/other"]\n')
+    workspace = load_workspace(config)
+    specs = [ChangeSpec.parse(p, workspace) for p in ("client#1=pr/1", "client#2=pr/2", "client#3=pr/3")]
+    adv = advise(analyse(workspace, specs, {}))
+    assert sorted((f.finding.change, f.finding.path) for f in adv.findings if f.finding.code == "AC306") == [
+        ("client#1", "charts/app/Chart.yaml"), ("client#1", "pyproject.toml")]
