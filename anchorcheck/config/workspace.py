@@ -376,22 +376,16 @@ def _read_contracts(
 _GUARDABLE = ("Chart.yaml", "pyproject.toml", "package.json")
 
 
-def _version_guard(raw: list[Any] | None, default: tuple[str, ...], where: str) -> tuple[str, ...]:
+def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str, ...], where: str,
+            key: str) -> tuple[str, ...]:
+    """A setting that lists some of `allowed` (`note-styles`, `version-guard`), in
+    their order; anything else is a config error naming what may be listed."""
     if raw is None:
         return default
-    unknown = [x for x in raw if x not in _GUARDABLE]
+    unknown = [x for x in raw if x not in allowed]
     if unknown:
-        raise ConfigError(f"{where}: version-guard: {unknown[0]!r} is not one of {', '.join(_GUARDABLE)}")
-    return tuple(x for x in _GUARDABLE if x in raw)
-
-
-def _note_styles(raw: list[Any] | None, default: tuple[str, ...], where: str) -> tuple[str, ...]:
-    if raw is None:
-        return default
-    unknown = [s for s in raw if s not in NOTE_STYLES]
-    if unknown:
-        raise ConfigError(f"{where}: note-styles: {unknown[0]!r} is not one of {', '.join(NOTE_STYLES)}")
-    return tuple(s for s in NOTE_STYLES if s in raw)
+        raise ConfigError(f"{where}: {key}: {unknown[0]!r} is not one of {', '.join(allowed)}")
+    return tuple(x for x in allowed if x in raw)
 
 
 # The renderers a [[site]] table may name (resolve/sites.py).
@@ -442,7 +436,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     headings = HeadingOptions(
         caps=pick("caps-headings", h.caps),
         notes=pick("notes", h.notes),
-        note_styles=_note_styles(values["note-styles"], h.note_styles, where),
+        note_styles=_chosen(values["note-styles"], NOTE_STYLES, h.note_styles, where, "note-styles"),
         min_words=pick("heading-min-words", h.min_words),
         max_words=pick("heading-max-words", h.max_words),
         min_letters=pick("heading-min-letters", h.min_letters),
@@ -459,7 +453,8 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
         line_history=pick("line-history", defaults.line_history),
-        version_guard=_version_guard(values["version-guard"], defaults.version_guard, where),
+        version_guard=_chosen(values["version-guard"], _GUARDABLE, defaults.version_guard, where,
+                              "version-guard"),
         version_guard_skip=tuple(str(x).strip("/") for x in values["version-guard-skip"] or ()),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
         per_file_ignores=_per_file_ignores(rules, path),

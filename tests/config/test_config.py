@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 
 from anchorcheck.config.workspace import Settings, _read_settings
+from tests.conftest import WorkspaceBuilder
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: tests/<wing>/this file
 
@@ -58,3 +59,15 @@ def test_per_file_ignores_must_be_pattern_to_codes(tmp_path: Path) -> None:
     (tmp_path / "anchorcheck.toml").write_text('[[repo]]\nname = "a"\npath = "."\n[rules]\nper-file-ignores = 3\n')
     r = run_cli("check", cwd=tmp_path)
     assert r.code == 2 and "per-file-ignores must be a table" in r.err
+
+
+def test_listed_settings_name_only_what_they_may(ws: WorkspaceBuilder) -> None:
+    from tests.conftest import run_cli
+
+    ws.repo("a", {"a.py": "x = 1\n"})
+    config = ws.config()
+    base = config.read_text()
+    for setting, bad in (("note-styles", '["rule", "tildes"]'), ("version-guard", '["Cargo.toml"]')):
+        config.write_text(base + f"[settings]\n{setting} = {bad}\n")
+        r = run_cli("check", cwd=ws.root)
+        assert r.code == 2 and f"{setting}: " in r.err and "is not one of" in r.err and "Traceback" not in r.err
