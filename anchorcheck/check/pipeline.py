@@ -16,6 +16,7 @@ from anchorcheck.index.crawl import Progress, crawl_many, paused_gc
 from anchorcheck.index.plan import BlobMemo
 from anchorcheck.model import suppression
 from anchorcheck.model.finding import FingerprintedFinding, fingerprint
+from anchorcheck.model.reference import RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.graph import build_graph
 from anchorcheck.resolve.resolver import Resolution, Resolver, WorkspaceIndex
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
     from anchorcheck.check.index_file import IndexedRepo
     from anchorcheck.resolve.history import ParsedLog, RemovedMentions
+    from anchorcheck.resolve.restated import Restatement
     from anchorcheck.resolve.verify import ClaimCheck
 
 
@@ -191,8 +193,14 @@ def run_check(
         assert forge is not None
         answers = look_up(workspace, index.references, forge.env, cache, require=forge.require,
                           ttl=workspace.settings.forge_ttl, timeout=forge.timeout)
+    restated: tuple[Restatement, ...] = ()
+    if any(r.code == "AC207" for r in rules):
+        from anchorcheck.resolve.restated import restated as find_restated
+
+        marked = {(r.repo, r.path, r.line) for r in index.references if r.kind is RefKind.FACT}
+        restated = tuple(find_restated(workspace, marked))
     ctx = CheckContext(index, resolutions, graph, tuple(claims), tuple(breaches), tuple(removed),
-                       issues=answers.states if answers is not None else {})
+                       issues=answers.states if answers is not None else {}, restated=restated)
     raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]
     suppressions = [s for snap in index.snapshots.values() for s in snap.suppressions]
     kept, unused = suppression.apply(raw, suppressions)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     # Types only: a merge-order run loads the rules but never verifies claims or
     # reads history, and skips importing those modules (and their patterns).
     from anchorcheck.resolve.history import RemovedMention
+    from anchorcheck.resolve.restated import Restatement
     from anchorcheck.resolve.verify import ClaimCheck, ContractBreach
 
 
@@ -39,6 +40,9 @@ class CheckContext:
     # Issue references and what the forge said of each (None: no such issue); empty
     # when no forge was asked (check/issues.py).
     issues: Mapping[Reference, IssueState | None] = field(default_factory=dict)
+    # Literals restating another repo's fact unmarked (resolve/restated.py), when AC207
+    # is on (it reads every fact file again).
+    restated: tuple[Restatement, ...] = ()
 
     def failed_claims(self, code: str) -> Iterator[ClaimCheck]:
         return (c for c in self.claims if c.code == code)

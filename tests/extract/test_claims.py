@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import tomllib
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
@@ -547,3 +548,32 @@ def test_a_dotted_key_path_in_a_links_text_stands_on_its_line_as_its_last_part(w
     ws.repo("charts", {"charts/jenkins/values.yaml": values, "charts/jenkins/VALUES.md": table})
     out = findings(ws)
     assert [(c, p, line, s) for c, p, line, _, s in out] == [("AC201", "charts/jenkins/VALUES.md", 4, "4")]
+
+
+def test_facts_restated_finds_the_seeds_hardcoded_port_and_ac207_its_passthrough(ws: WorkspaceBuilder) -> None:
+    deploy = (
+        "spec:\n  template:\n    spec:\n      containers:\n        - name: jobs-manager\n"
+        "          env:\n          {{- range $k, $v := .Values.env }}\n            - name: {{ $k }}\n"
+        "              value: {{ $v | quote }}\n          {{- end }}\n"
+        "          ports:\n            - containerPort: 8080\n"  # 12
+        "          readinessProbe:\n            tcpSocket:\n              port: 8080\n"  # 15
+        "          livenessProbe:\n            tcpSocket:\n"
+        "              port: 8080  # restates client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT\n"  # marked
+    )
+    ws.repo("client", {"Chart.yaml": "name: client\nversion: 1.9.58\n", "templates/jobs-manager-deployment.yaml": deploy,
+                       "values.yaml": "replicas: 1\nenv: {}\n"})
+    ws.repo("client-runtime", {"jobs_manager.py": 'import os\n\nPORT = int(os.getenv("INGESTION_HTTP_PORT", "8080"))\n'})
+    ws.config()
+    out = json.loads(run_cli("facts", "--restated", "--format", "json", "--no-cache", cwd=ws.root).out)["restated"]
+    assert [(r["path"], r["line"], r["passthrough"]) for r in out] == [
+        ("templates/jobs-manager-deployment.yaml", 12, True), ("templates/jobs-manager-deployment.yaml", 15, True)]
+    assert out[0]["fact"] == "client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT"
+    assert out[0]["marker"] == "# restates client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT"
+    toml = run_cli("facts", "--restated", "--format", "toml", "--no-cache", cwd=ws.root).out
+    assert tomllib.loads(toml.replace("[[contract]]", "[[c]]"))["c"][0]["facts"][1].endswith("::spec.template.spec."
+                                                                                           "containers.ports.containerPort")
+    # AC207 is off by default; on, it tells both lines.
+    assert "AC207" not in run_cli("check", "--no-cache", cwd=ws.root).out
+    run = run_cli("check", "--no-cache", "--enable", "AC207", "--format", "json", cwd=ws.root)
+    assert [(f["code"], f["line"], f["severity"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC207", 12, "info"), ("AC207", 15, "info")]

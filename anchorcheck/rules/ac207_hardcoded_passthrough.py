@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.rules import rule
+from anchorcheck.rules.base import CheckContext, Rule
+
+
+@rule("AC207", "hardcoded-passthrough", Severity.INFO, enabled=False)
+def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
+    """A chart passes an env variable through, yet hardcodes the value the runtime reads from it.
+
+    What: a literal in a chart (`containerPort: 8080`, a probe's `port: 8080`) equals
+    the default a program in another repo reads from an env variable
+    (`int(os.getenv("INGESTION_HTTP_PORT", "8080"))`), the names relate (a port and a
+    `_PORT`, or the same name), no `restates` marker or contract ties them, and the
+    chart passes its `.Values.env` through to the container. Off by default (it
+    reads every fact file again): `--enable AC207`. `anchorcheck facts --restated`
+    lists every such restatement, passthrough or not.
+    Why: an operator who sets the variable through the passthrough moves the program
+    and not the literal: `--set env.INGESTION_HTTP_PORT=9090` makes a pod whose probe
+    still knocks on 8080 and never becomes Ready.
+    Example: the seed's jobs-manager-deployment.yaml, its `port: 8080` and the
+    runtime's INGESTION_HTTP_PORT.
+    """
+    for r in ctx.restated:
+        if not r.passthrough:
+            continue
+        msg = (f"{r.value} here restates {r.fact} ({r.why}), which the chart lets operators set through "
+               f"its .Values.env passthrough: derive it, or mark it `{r.marker}`")
+        yield self.finding(r.repo, r.path, r.line, 0, msg, r.at)
