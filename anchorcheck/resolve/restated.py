@@ -63,9 +63,11 @@ def _source(address: str) -> str | None:
     """The name a program reads a fact by: `NAME` of `env.NAME`, or a module constant."""
     key = address.partition("::")[2]
     path = address.partition("::")[0].partition(":")[2]
+    if not path.endswith(".py"):
+        return None  # (a values.yaml's `env.X` is a literal itself, not a program's read)
     if key.startswith("env.") and len(key) > 4:
         return key[4:]
-    if path.endswith(".py") and key.isupper() and "." not in key:
+    if key.isupper() and "." not in key:
         return key
     return None
 

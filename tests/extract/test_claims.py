@@ -563,6 +563,9 @@ def test_facts_restated_finds_the_seeds_hardcoded_port_and_ac207_its_passthrough
     ws.repo("client", {"Chart.yaml": "name: client\nversion: 1.9.58\n", "templates/jobs-manager-deployment.yaml": deploy,
                        "values.yaml": "replicas: 1\nenv: {}\n"})
     ws.repo("client-runtime", {"jobs_manager.py": 'import os\n\nPORT = int(os.getenv("INGESTION_HTTP_PORT", "8080"))\n'})
+    # Two charts setting the same env value restate no program's read (only code reads).
+    ws.repo("a-chart", {"ci/env-values.yaml": "env:\n  TEST_ENV: test\n"})
+    ws.repo("b-chart", {"ci/env-values.yaml": "env:\n  TEST_ENV: test\n"})
     ws.config()
     out = json.loads(run_cli("facts", "--restated", "--format", "json", "--no-cache", cwd=ws.root).out)["restated"]
     assert [(r["path"], r["line"], r["passthrough"]) for r in out] == [
