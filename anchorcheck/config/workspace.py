@@ -291,16 +291,8 @@ def _read_config(path: Path) -> Workspace:
     for key in sorted(set(data) - {"repo", "settings", "rules", "contract", "site"}):
         warnings.append(f"{path}: unknown key {key!r} ignored")
     base = path.parent.resolve()
-    raw_repos = data.get("repo", [])
-    if not isinstance(raw_repos, list):
-        raise ConfigError(f"{path}: 'repo' must be an array of tables ([[repo]])")
     repos: list[RepoSpec] = []
-    for i, table in enumerate(raw_repos, start=1):
-        where = f"{path}: [[repo]] #{i}"
-        if not isinstance(table, dict):
-            raise ConfigError(f"{where}: must be a table")
-        for key in sorted(set(table) - _REPO_KEYS):
-            warnings.append(f"{where}: unknown key {key!r} ignored")
+    for _, where, table in _tables(data, "repo", path, set(_REPO_KEYS), warnings):
         name = _typed(table, "name", str, where, required=True)
         rel = _typed(table, "path", str, where, required=True)
         if any(r.name == name for r in repos):
