@@ -58,21 +58,25 @@ def changed_bases(result: CheckResult, revs: Sequence[str],
     return out
 
 
-def changed_files(bases: dict[str, tuple[GitRepo, str, str]]) -> set[FileId]:
-    """The files changed in each repo since its base."""
-    return {(repo, path) for repo, (git, base, commit) in bases.items()
-            for path in git.changed_paths(base, commit)}
+def changed_paths(bases: dict[str, tuple[GitRepo, str, str]]) -> dict[str, list[str]]:
+    """The paths changed in each repo since its base (one `git diff` each)."""
+    return {repo: git.changed_paths(base, commit) for repo, (git, base, commit) in bases.items()}
 
 
-def unbumped(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]]) -> list[FingerprintedFinding]:
+def changed_files(changed: dict[str, list[str]]) -> set[FileId]:
+    return {(repo, path) for repo, paths in changed.items() for path in paths}
+
+
+def unbumped(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
+             changed_by_repo: dict[str, list[str]]) -> list[FingerprintedFinding]:
     """AC306 for the change since each base, as merge-order tells it for a PR: a
     package's content changed and its version did not."""
     rule = REGISTRY["AC306"]
     settings = result.workspace.settings
     found = []
     for repo, (git, base, commit) in bases.items():
-        changed = git.changed_paths(base, commit)
-        for u in unbumped_packages(git, result.index.snapshots[repo].paths, changed, base, commit,
+        paths = result.index.snapshots[repo].paths
+        for u in unbumped_packages(git, paths, changed_by_repo[repo], base, commit,
                                    settings.version_guard, settings.version_guard_skip):
             suggested = bump(u.version, len(u.version.split(".")) - 1)
             msg = (f"changes {', '.join(u.touched[:3])}{' and more' if len(u.touched) > 3 else ''} "

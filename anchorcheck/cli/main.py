@@ -281,7 +281,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
     from anchorcheck.check.baseline import write_baseline as save_baseline
-    from anchorcheck.check.changed import changed_bases, changed_files, only_changed, unbumped
+    from anchorcheck.check.changed import changed_bases, changed_files, changed_paths, only_changed, unbumped
 
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs, worktree=True)
@@ -301,10 +301,11 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
             click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
 
         bases = changed_bases(result, changed_only, warn)
-        findings = only_changed(result, findings, changed_files(bases))
+        changed = changed_paths(bases)
+        findings = only_changed(result, findings, changed_files(changed))
         if selection.enabled("AC306", True):
             # The chart guard, as merge-order tells it for an open PR (AC306).
-            findings = sorted([*findings, *unbumped(result, bases)],
+            findings = sorted([*findings, *unbumped(result, bases, changed)],
                               key=lambda ff: (ff.finding.repo, ff.finding.path, ff.finding.line))
     if write_baseline is not None:
         save_baseline(write_baseline, findings)

@@ -365,7 +365,8 @@ def _read_contracts(
     return tuple(out)
 
 
-_GUARDABLE = ("Chart.yaml", "pyproject.toml", "package.json")
+# The version files a package declares its version in (AC305, AC306).
+VERSION_FILES = ("Chart.yaml", "pyproject.toml", "package.json")
 
 
 def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str, ...], where: str,
@@ -445,7 +446,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
         line_history=pick("line-history", defaults.line_history),
-        version_guard=_chosen(values["version-guard"], _GUARDABLE, defaults.version_guard, where,
+        version_guard=_chosen(values["version-guard"], VERSION_FILES, defaults.version_guard, where,
                               "version-guard"),
         version_guard_skip=tuple(str(x).strip("/") for x in values["version-guard-skip"] or ()),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),

@@ -87,7 +87,9 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     suppressions: list[Suppression] = []
     for comment, whole in zip(comments, joined, strict=True):
         found = find_references(comment, whole, definitions)
-        refs.extend(r for r in found if not (r.kind is RefKind.NOTE and r.line in titled))
+        if titled:  # (a Markdown heading's own `Note [X]` defines it, cites nothing)
+            found = (r for r in found if not (r.kind is RefKind.NOTE and r.line in titled))
+        refs.extend(found)
         for name, line, col in find_mentions(whole):
             mentions.setdefault(name, (name, line, col))
         if "anchorcheck:" in whole.text:  # (no marker is cut by a line break)

@@ -10,10 +10,11 @@ import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from anchorcheck.config.workspace import VERSION_FILES
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.patterns import compiled_on_use
 
-DEFAULT_VERSION_FILES = ("Chart.yaml", "pyproject.toml", "package.json")
+DEFAULT_VERSION_FILES = VERSION_FILES
 
 _CHART_VERSION = compiled_on_use(r"^version:[ \t]*[\"']?([^\"'\s#]+)", re.MULTILINE)
 
@@ -70,11 +71,6 @@ def bump(version: str, part: int) -> str:
     nums[part + 1:] = [0] * (len(nums) - part - 1)
     return prefix + ".".join(map(str, nums))
 
-
-# The version files whose package's content needs a bump when it changes (AC306): by
-# default Helm charts, as the seed's chart-version-guard.yml has it; pyproject.toml
-# and package.json may be added (`[settings] version-guard`).
-DEFAULT_GUARDED = ("Chart.yaml",)
 
 
 def guarded_packages(paths: Iterable[str], names: tuple[str, ...]) -> dict[str, str]:

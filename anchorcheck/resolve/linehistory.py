@@ -84,8 +84,8 @@ def track_lines(
     written = _written(index, claims, depth, cache, git)
     checks: list[ClaimCheck] = []
     asked: dict[str, list[BlameLine]] = {}
-    stored = cache.get_results(_followed_key(index, r, w) for r in claims
-                               if (w := written.get(id(r))) is not None) if cache is not None else {}
+    keys = {id(r): _followed_key(index, r, w) for r in claims if (w := written.get(id(r))) is not None}
+    stored = cache.get_results(keys.values()) if cache is not None else {}
     new: dict[str, tuple[str, list[BlameLine]]] = {}
     for res in claims:
         when = written.get(id(res))
@@ -95,7 +95,7 @@ def track_lines(
         now = index.snapshots[repo].commit
         if when.seen == now:
             continue
-        key = _followed_key(index, res, when)
+        key = keys[id(res)]
         lines = asked.get(key)
         if lines is None and key in stored:
             lines = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING else BlameLine(*row)

@@ -28,7 +28,6 @@ from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vi
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.sites import ANY_SITE, HUGO, MKDOCS, SPHINX, VITEPRESS, Site, site_of
-from anchorcheck.resolve.sites import candidates as sites_found_in
 from anchorcheck.resolve.sites import detect as detect_sites
 from anchorcheck.resolve.suggest import Suggester, suggest
 
@@ -318,18 +317,8 @@ class WorkspaceIndex:
         snap = self.snapshots.get(repo)
         spec = self.repos.get(repo)
         declared = tuple(Site(renderer, root, "[[site]]") for renderer, root in (spec.sites if spec else ()))
-        texts: dict[str, str] = {}
-        if snap is not None:
-            wanted = {snap.oids[p]: p for p in sites_found_in(snap.paths) if p in snap.oids}
-            if wanted and spec is not None:
-                try:
-                    for oid, data in GitRepo(spec.path).read_blobs(list(wanted)):
-                        text = decode_blob(data)[0] if data is not None else None
-                        if text is not None:
-                            texts[wanted[oid]] = text
-                except GitError:
-                    pass
-        detected = detect_sites(snap.paths if snap is not None else (), texts.get, self.dirs(repo))
+        detected = detect_sites(snap.paths if snap is not None else (), lambda p: self._text(repo, p),
+                                self.dirs(repo))
         found = self._sites[repo] = declared + tuple(
             d for d in detected if all(d.root != s.root for s in declared))
         return found
