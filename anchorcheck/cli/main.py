@@ -281,7 +281,14 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
     from anchorcheck.check.baseline import write_baseline as save_baseline
-    from anchorcheck.check.changed import changed_bases, changed_files, changed_paths, only_changed, unbumped
+    from anchorcheck.check.changed import (
+        changed_bases,
+        changed_files,
+        changed_paths,
+        only_changed,
+        stale_comments,
+        unbumped,
+    )
 
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs, worktree=True)
@@ -303,9 +310,12 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         bases = changed_bases(result, changed_only, warn)
         changed = changed_paths(bases)
         findings = only_changed(result, findings, changed_files(changed))
-        if selection.enabled("AC306", True):
-            # The chart guard, as merge-order tells it for an open PR (AC306).
-            findings = sorted([*findings, *unbumped(result, bases, changed)],
+        # The change rules, as merge-order tells them for an open PR: the chart guard
+        # (AC306) and comments left naming a replaced token (AC206).
+        extra = [*(unbumped(result, bases, changed) if selection.enabled("AC306", True) else ()),
+                 *(stale_comments(result, bases, changed) if selection.enabled("AC206", True) else ())]
+        if extra:
+            findings = sorted([*findings, *extra],
                               key=lambda ff: (ff.finding.repo, ff.finding.path, ff.finding.line))
     if write_baseline is not None:
         save_baseline(write_baseline, findings)
@@ -811,16 +821,29 @@ def _restated(ws: Workspace, fmt: str) -> None:
 @workspace_options
 @click.option("--write", "do_write", is_flag=True, help="Rewrite the files (default: show a diff).")
 @click.option("--dry-run", "dry_run", is_flag=True, help="Show the diff only (the default).")
+@click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
+              help="Also put the new token into comments that a change since REV left naming "
+                   "the one it replaced (AC206).")
 def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
-        do_write: bool, dry_run: bool) -> None:
+        do_write: bool, dry_run: bool, changed_only: tuple[str, ...]) -> None:
     """Rewrite drifted line numbers (AC201) and wrong-location paths (AC102) in place,
-    showing a unified diff. Nothing else is ever touched."""
-    from anchorcheck.report.fix import make_patches, planned_edits, write
+    showing a unified diff; with --changed-only, replaced tokens in stale comments too
+    (AC206). Nothing else is ever touched."""
+    from anchorcheck.report.fix import make_patches, planned_edits, stale_comment_edits, write
 
     if do_write and dry_run:
         raise AnchorcheckError("--write and --dry-run exclude each other")
     result = _run(_workspace(config, repos, refs))
-    patches, skipped = make_patches(result, planned_edits(result))
+    edits = planned_edits(result)
+    if changed_only:
+        from anchorcheck.check.changed import changed_bases, changed_paths
+
+        def warn(text: str) -> None:
+            click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
+
+        bases = changed_bases(result, changed_only, warn)
+        edits += stale_comment_edits(result, bases, changed_paths(bases))
+    patches, skipped = make_patches(result, edits)
     for patch in patches:
         click.echo(safe_text(patch.diff()), nl=False)
     for reason in skipped:
@@ -831,7 +854,8 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
     elif patches:
         click.echo("(dry run: rerun with --write to apply)", err=True)
     if not patches and not skipped:
-        click.echo("Nothing to fix: no drifted line numbers (AC201) or wrong paths (AC102).", err=True)
+        click.echo("Nothing to fix: no drifted line numbers (AC201) or wrong paths (AC102)"
+                   + (", and no stale comments (AC206)." if changed_only else "."), err=True)
 
 
 @cli.command()

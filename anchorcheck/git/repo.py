@@ -414,6 +414,16 @@ class GitRepo:
                            "--no-walk=unsorted", "--stdin", "--"],
                           stdin="".join(f"{sha}\n" for sha in shas).encode())
 
+    def diff_hunks(self, base: str, head: str, paths: Sequence[str]) -> dict[str, list[Hunk]]:
+        """The hunks of `git diff -U0` between two commits for these paths, as a PR's
+        diff shows them: each with its removed and added lines (one git process)."""
+        if not paths:
+            return {}
+        out = self._git_bytes("-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-renames",
+                              "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/",
+                              base, head, "--", *(f":(literal){p}" for p in paths))
+        return parse_hunks(out.decode("utf-8", errors="replace"))
+
     def changed_paths(self, base: str, head: str) -> list[str]:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
         return [p for p in out.split("\0") if p]
@@ -751,6 +761,76 @@ def _read_object(stdout: IO[bytes], where: str) -> bytes | None:
 
 
 _BLAME_HEAD = re.compile(r"([0-9a-f]{40,64}) (\d+) (\d+)(?: \d+)?$")
+
+
+class Hunk(NamedTuple):
+    """One hunk of a unified diff with no context: `old` lines from `old_start` were
+    replaced by `new` lines from `new_start` (a start is the line before, when empty)."""
+
+    old_start: int
+    old: tuple[str, ...]
+    new_start: int
+    new: tuple[str, ...]
+
+
+_HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+def parse_hunks(text: str) -> dict[str, list[Hunk]]:
+    """`git diff -U0` output, by the path each hunk is in (its name after the change)."""
+    out: dict[str, list[Hunk]] = {}
+    path: str | None = None
+    old: list[str] = []
+    new: list[str] = []
+    header: tuple[int, int] | None = None
+
+    def close() -> None:
+        if path is not None and header is not None:
+            out.setdefault(path, []).append(Hunk(header[0], tuple(old), header[1], tuple(new)))
+
+    for line in text.split("\n"):
+        if line.startswith("diff --git "):
+            close()
+            path, header = None, None
+        elif line.startswith("+++ ") and header is None:
+            name = line[4:]
+            path = _c_unquote(name)[2:] if name.startswith(("b/", '"b/')) else None
+        elif line.startswith("@@ "):
+            close()
+            m = _HUNK_HEADER.match(line)
+            header = (int(m.group(1)), int(m.group(3))) if m else None
+            old, new = [], []
+        elif header is not None and line.startswith("-"):
+            old.append(line[1:])
+        elif header is not None and line.startswith("+"):
+            new.append(line[1:])
+    close()
+    return out
+
+
+def _c_unquote(name: str) -> str:
+    """A path as git prints it: C-quoted when it holds a quote, a backslash or a
+    control character (octal escapes are UTF-8 bytes)."""
+    if not name.startswith('"'):
+        return name
+    raw = bytearray()
+    body, i = name[1:-1] if name.endswith('"') else name[1:], 0
+    simple = {"n": 10, "t": 9, '"': 34, "\\": 92, "a": 7, "b": 8, "f": 12, "r": 13, "v": 11}
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if nxt in simple:
+                raw.append(simple[nxt])
+                i += 2
+                continue
+            if body[i + 1:i + 4].isdigit():
+                raw.append(int(body[i + 1:i + 4], 8) & 0xFF)
+                i += 4
+                continue
+        raw.extend(c.encode())
+        i += 1
+    return raw.decode("utf-8", errors=PATH_ERRORS)
 
 
 def _blame_records(text: str) -> Iterator[tuple[BlameLine, int]]:

@@ -29,6 +29,7 @@ from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.pr.change import Change, ChangeSpec, NoMergeBase, resolve_change
+from anchorcheck.pr.stale import RepoChange, StaleComment, change_stale
 from anchorcheck.pr.versions import (
     DEFAULT_VERSION_FILES,
     bump,
@@ -143,6 +144,8 @@ class Analysis:
     # (change, the claim it makes stale): line claims elsewhere whose text held on the
     # lines of a file the change edits, and no longer does there after it (AC201).
     stale_claims: list[tuple[str, Any]] = field(default_factory=list)
+    # (change, a comment it leaves naming a token it replaced): AC206, pr/stale.py.
+    stale_comments: list[tuple[str, StaleComment]] = field(default_factory=list)
     dangling: list[tuple[str, Resolution]] = field(default_factory=list)
     order: tuple[str, ...] = ()
     # (first, after): `after` needs `first` merged before it; each pair once.
@@ -295,6 +298,7 @@ def analyse(
     _unbumped(world, result)
     _facts(world, result)
     _stale_claims(world, result)
+    _stale_comments(world, result)
     result.blobs_read_base = world.blobs_read_base
     # The base is read through crawl's own git objects; these count only the changes.
     result.blobs_read_changes = sum(g.blobs_read for g in world.gits.values())
@@ -604,6 +608,18 @@ def _unbumped(world: Scenarios, result: Analysis) -> None:
             highest = max(taken, key=version_key)
             result.unbumped.append(UnbumpedPackage(change.label, change.repo, u.path, u.version, u.touched,
                                                    u.line, bump(highest, len(highest.split(".")) - 1)))
+
+
+def _stale_comments(world: Scenarios, result: Analysis) -> None:
+    """AC206: comments each change leaves naming a token it replaced, read in the
+    workspace as that change alone leaves it."""
+    max_size = world.workspace.settings.max_file_size
+    for change in result.changes:
+        resolver = world.resolver([change.label])
+        rc = RepoChange(change.repo, world.gits[change.repo], change.merge_base, change.head_commit,
+                        change.changed)
+        for s in change_stale([rc], resolver.index, resolver.resolve, max_size):
+            result.stale_comments.append((change.label, s))
 
 
 def _text(git: GitRepo, oid: str) -> str | None:

@@ -10,6 +10,7 @@ the edit lands on exactly the text that was analysed.
 from __future__ import annotations
 
 import difflib
+import re
 import shutil
 from collections import defaultdict
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ class Edit:
     old: str
     new: str
     code: str
+    # AC206: `old` is a token, replaced only where it stands alone, once, on `line`.
+    token: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,20 +102,49 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
         lines = before.splitlines(keepends=True)
         for edit in sorted(file_edits, key=lambda e: e.line):
             if not _apply(lines, edit):
-                skipped.append(f"{repo}:{path}:{edit.line}: {edit.code}: the text to rewrite "
-                               "spans lines; fix it by hand")
+                why = (f"`{edit.old}` does not stand alone, once, on its line" if edit.token
+                       else "the text to rewrite spans lines")
+                skipped.append(f"{repo}:{path}:{edit.line}: {edit.code}: {why}; fix it by hand")
         after = "".join(lines)
         if after != before:
             patches.append(FilePatch(repo, path, target, before, after))
     return patches, skipped
 
 
+def stale_comment_edits(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
+                        changed_by_repo: dict[str, list[str]]) -> list[Edit]:
+    """AC206: the new token, put where a stale comment names the old one."""
+    from anchorcheck.pr.stale import RepoChange, change_stale
+
+    resolved = {res.reference: res for res in result.resolutions}
+    changes = [RepoChange(repo, git, base, commit, tuple(changed_by_repo[repo]))
+               for repo, (git, base, commit) in bases.items()]
+    found = change_stale(changes, result.index, resolved.__getitem__, result.workspace.settings.max_file_size)
+    return [Edit(s.repo, s.path, s.line, s.replaced.old, s.replaced.new, "AC206", token=True) for s in found]
+
+
 def _apply(lines: list[str], edit: Edit) -> bool:
+    if edit.token:
+        return _apply_token(lines, edit)
     for i in range(edit.line - 1, min(len(lines), edit.line + 3)):
         if edit.old in lines[i]:
             lines[i] = lines[i].replace(edit.old, edit.new, 1)
             return True
     return False
+
+
+def _apply_token(lines: list[str], edit: Edit) -> bool:
+    """Replace the token where it stands alone: once on its line, not inside a longer
+    name, number or dotted path."""
+    if not 0 < edit.line <= len(lines):
+        return False
+    line = lines[edit.line - 1]
+    spots = list(re.finditer(rf"(?<![\w$.-]){re.escape(edit.old)}(?![\w$]|[.-]\w)", line))
+    if len(spots) != 1:
+        return False
+    at = spots[0]
+    lines[edit.line - 1] = line[:at.start()] + edit.new + line[at.end():]
+    return True
 
 
 def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None) -> str | None:

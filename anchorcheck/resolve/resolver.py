@@ -317,7 +317,7 @@ class WorkspaceIndex:
         snap = self.snapshots.get(repo)
         spec = self.repos.get(repo)
         declared = tuple(Site(renderer, root, "[[site]]") for renderer, root in (spec.sites if spec else ()))
-        detected = detect_sites(snap.paths if snap is not None else (), lambda p: self._text(repo, p),
+        detected = detect_sites(snap.paths if snap is not None else (), lambda p: self.text(repo, p),
                                 self.dirs(repo))
         found = self._sites[repo] = declared + tuple(
             d for d in detected if all(d.root != s.root for s in declared))
@@ -334,7 +334,7 @@ class WorkspaceIndex:
             repo, path = where
             language = language_of(path)
             # (An excluded file is not read: what it holds is not known.)
-            text = self._text(repo, path) if language not in (None, "markdown") else None
+            text = self.text(repo, path) if language not in (None, "markdown") else None
             if text and language is not None:
                 for comment in scan(text, language):
                     for cl in comment.lines:
@@ -370,7 +370,7 @@ class WorkspaceIndex:
         if found is None:
             found = self._snippets[where] = []
             repo, path = where
-            text = self._text(repo, path) if language_of(path) == "markdown" else None
+            text = self.text(repo, path) if language_of(path) == "markdown" else None
             if text and "8<" in text:
                 site = site_of(self.sites(repo), path)
                 bases = [posixpath.dirname(site.config)] if site is not None and site.config else []
@@ -382,7 +382,7 @@ class WorkspaceIndex:
                             break
         return found
 
-    def _text(self, repo: str, path: str) -> str | None:
+    def text(self, repo: str, path: str) -> str | None:
         """A file's text, read from git (a second, small read, for the few files a
         resolution needs more of)."""
         snap, spec = self.snapshots.get(repo), self.repos.get(repo)
