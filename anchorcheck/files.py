@@ -5,6 +5,7 @@ sees half of one."""
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -36,6 +37,69 @@ def write_atomically_bytes(path: Path, data: bytes) -> None:
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def work_tree_file(work_tree: Path, path: str) -> Path:
+    """`path` (as a tree lists it) inside `work_tree`, refused (OutputError) when it
+    could lead elsewhere: an absolute path, a `..`, `.` or `.git` part (git mktree
+    accepts `..`), a symlinked folder on the way, or a file that is itself a symlink.
+    Each folder is looked at with lstat, never followed."""
+    parts = path.split("/")
+    if not path or path.startswith("/") or any(p in ("", ".", "..") or p.lower() == ".git" for p in parts):
+        raise OutputError(f"{path}: refused: the path leaves the work tree or enters .git")
+    top = work_tree.resolve()
+    here = top
+    for part in parts[:-1]:
+        here = here / part
+        try:
+            st = os.lstat(here)
+        except OSError:
+            raise OutputError(f"{path}: refused: folder {part!r} is not in the work tree") from None
+        if not stat.S_ISDIR(st.st_mode):
+            raise OutputError(f"{path}: refused: {part!r} is a symlink or not a folder")
+    target = here / parts[-1]
+    try:
+        st = os.lstat(target)
+    except OSError:
+        raise OutputError(f"{path}: refused: not in the work tree") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise OutputError(f"{path}: refused: a symlink or not a regular file")
+    return target
+
+
+def read_no_follow(target: Path) -> bytes:
+    """A file's bytes, refusing a symlink at the last step (O_NOFOLLOW)."""
+    fd = os.open(target, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    with os.fdopen(fd, "rb") as fh:
+        return fh.read()
+
+
+def replace_if_unchanged(target: Path, expected: bytes, data: bytes) -> bool:
+    """Write `data` over `target` only if it still holds `expected` (compare and swap):
+    an edit saved meanwhile is never lost, the file is left as it is (False). The new
+    text goes to a fresh temp file in the same folder (O_EXCL, a random name: a
+    committed `FILE.tmp` symlink is never written through), then is renamed over the
+    file, whose own symlink-ness is checked again at that moment."""
+    folder = target.parent
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".anchorcheck", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        st = os.lstat(target)
+        if not stat.S_ISREG(st.st_mode):
+            raise OutputError(f"{target}: refused: it became a symlink or not a regular file")
+        os.chmod(tmp, stat.S_IMODE(st.st_mode))
+        if read_no_follow(target) != expected:
+            Path(tmp).unlink(missing_ok=True)
+            return False
+        os.replace(tmp, target)
+        return True
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

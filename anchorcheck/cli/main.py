@@ -849,8 +849,11 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
     for reason in skipped:
         click.echo(f"anchorcheck: not fixed: {safe_text(reason)}", err=True)
     if do_write:
-        write(patches)
-        click.echo(f"Fixed {len(patches)} file{'s' if len(patches) != 1 else ''}.", err=True)
+        left = write(patches)
+        for reason in left:
+            click.echo(f"anchorcheck: warning: not fixed: {safe_text(reason)}", err=True)
+        done = len(patches) - len(left)
+        click.echo(f"Fixed {done} file{'s' if done != 1 else ''}.", err=True)
     elif patches:
         click.echo("(dry run: rerun with --write to apply)", err=True)
     if not patches and not skipped:

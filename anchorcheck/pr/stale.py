@@ -25,7 +25,7 @@ import bisect
 import difflib
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.scanners import scan
@@ -121,6 +121,15 @@ class FileChange:
     lines: tuple[str, ...]  # the head's lines
     comments: tuple[Comment, ...]  # the head's comment blocks
     touched: frozenset[int]  # head lines the change wrote
+    _tokens: frozenset[str] | None = field(default=None, compare=False, repr=False)
+
+    def code_tokens(self) -> frozenset[str]:
+        """Every token of the head's code, comments left out."""
+        found = self._tokens
+        if found is None:
+            found = frozenset(_TOKEN.findall(self.code(1, len(self.lines))))
+            object.__setattr__(self, "_tokens", found)
+        return found
 
     def code(self, first: int, last: int) -> str:
         """The code (comments left out) of head lines `first`..`last`."""
@@ -302,10 +311,14 @@ def _named(fc: FileChange, comment: Comment, hits: Iterable[Replaced], span: tup
     """The replaced tokens `comment` still names, where the code it speaks of (lines
     `span` of the changed file) no longer holds them."""
     text = comment.text
-    if code is None:
-        code = fc.code(*span)
-    pattern = _CONFIG_TOKEN if fc.family in _CONFIG else _TOKEN
-    in_code = {m.group(0) for m in pattern.finditer(code)}
+    if fc.family in _CONFIG:
+        # A config value counts where the comment speaks: another Deployment in the same
+        # file may keep `Recreate` while this one's strategy changed.
+        in_code = frozenset(_CONFIG_TOKEN.findall(fc.code(*span) if code is None else code))
+    else:
+        # A name still used anywhere in the file's code may be what the comment means
+        # (a module renamed on import, still loaded under its name by a helper).
+        in_code = fc.code_tokens()
     seen: set[str] = set()
     for r in hits:
         if r.old in seen or r.old in in_code:

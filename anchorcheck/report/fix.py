@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import difflib
 import re
-import shutil
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from anchorcheck.check.pipeline import CheckResult
 from anchorcheck.extract.modules import is_module, module_of
+from anchorcheck.files import OutputError, read_no_follow, replace_if_unchanged, work_tree_file
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.resolver import Status
@@ -46,6 +46,7 @@ class FilePatch:
     target: Path
     before: str
     after: str
+    raw: bytes = b""  # the file's bytes when read: it is replaced only if it still holds them
 
     def diff(self) -> str:
         return "".join(difflib.unified_diff(
@@ -97,8 +98,13 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
         if reason:
             skipped.append(f"{repo}:{path}: {reason}")
             continue
-        target = spec.path / path
-        before = target.read_text(encoding="utf-8")
+        try:
+            target = work_tree_file(spec.path, path)
+            raw = read_no_follow(target)
+            before = raw.decode("utf-8")
+        except (OutputError, OSError, UnicodeDecodeError) as exc:
+            skipped.append(f"{repo}:{path}: {str(exc).removeprefix(f'{path}: ')}")
+            continue
         lines = before.splitlines(keepends=True)
         for edit in sorted(file_edits, key=lambda e: e.line):
             if not _apply(lines, edit):
@@ -107,7 +113,7 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
                 skipped.append(f"{repo}:{path}:{edit.line}: {edit.code}: {why}; fix it by hand")
         after = "".join(lines)
         if after != before:
-            patches.append(FilePatch(repo, path, target, before, after))
+            patches.append(FilePatch(repo, path, target, before, after, raw))
     return patches, skipped
 
 
@@ -153,18 +159,25 @@ def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None) -> str | N
         return "not a work tree (a bare repo cannot be fixed in place)"
     if git.resolve("HEAD") != commit:
         return "the work tree's HEAD is not the commit checked; check out that ref first"
-    target = work_tree / path
-    if oid is None or not target.is_file():
+    if oid is None:
         return "the file is not in the work tree"
+    try:
+        # Before anything reads or hashes it: git hash-object follows a symlink.
+        target = work_tree_file(work_tree, path)
+    except OutputError as exc:
+        return str(exc).removeprefix(f"{path}: ")
     if git.hash_file(target) != oid:
         return "the file has local modifications"
     return None
 
 
-def write(patches: list[FilePatch]) -> None:
+def write(patches: list[FilePatch]) -> list[str]:
+    """Apply the patches; the files changed since they were read are left alone and
+    named in the list returned."""
+    kept = []
     for patch in patches:
-        # Write beside, then rename: an interrupted fix never leaves half a file.
-        tmp = patch.target.with_name(patch.target.name + ".anchorcheck-tmp")
-        tmp.write_text(patch.after, encoding="utf-8")
-        shutil.copymode(patch.target, tmp)
-        tmp.replace(patch.target)
+        # A fresh temp file beside, renamed over the file only if it is unchanged: an
+        # interrupted fix never leaves half a file, and an edit saved meanwhile wins.
+        if not replace_if_unchanged(patch.target, patch.raw, patch.after.encode("utf-8")):
+            kept.append(f"{patch.repo}:{patch.path}: changed while fix ran; left as it is")
+    return kept
