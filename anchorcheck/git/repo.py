@@ -665,30 +665,64 @@ class BlobReader:
 
     def __init__(self, git_dir: str) -> None:
         self.git_dir = git_dir
+        self._proc = self._start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
         try:
-            self._proc = subprocess.Popen(
-                ["git", f"--git-dir={git_dir}", "cat-file", "--batch"],
+            return subprocess.Popen(
+                ["git", f"--git-dir={self.git_dir}", "cat-file", "--batch"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
+
+    def _restart(self) -> None:
+        self.close()
+        self._proc = self._start()
 
     def stream(self, oids: Sequence[str]) -> Iterator[bytes | None]:
         """Each blob's bytes, in order, as git hands them over; None for one git cannot
         read (missing from a partial clone). Read them all: the ids of a chunk are
         written before its first blob is read, so git inflates the next blobs while
         the caller scans this one (up to a pipe's worth ahead)."""
-        stdin, stdout = self._proc.stdin, self._proc.stdout
-        assert stdin is not None and stdout is not None
-        for i in range(0, len(oids), self._CHUNK):
-            chunk = oids[i:i + self._CHUNK]
+        pending = list(oids)
+        pos = 0
+        retried = -1
+        silent = 0  # gits in a row that died before answering anything
+        while pos < len(pending):
+            chunk = pending[pos:pos + self._CHUNK]
+            stdin, stdout = self._proc.stdin, self._proc.stdout
+            assert stdin is not None and stdout is not None
             try:
                 stdin.write("".join(f"{oid}\n" for oid in chunk).encode())
                 stdin.flush()
             except (BrokenPipeError, OSError):
-                raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
+                if retried == pos:
+                    raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
+                retried = pos
+                self._restart()
+                continue
             for _ in chunk:
-                yield _read_object(stdout, self.git_dir)
+                try:
+                    data = _read_object(stdout, self.git_dir)
+                except _Broken as broken:
+                    # A corrupt object: git sent less than its header said, then died.
+                    # It is unreadable (never scanned, never cached); the blobs after it
+                    # are asked of a new git. One that git dies on before answering is
+                    # asked once more, then given up on too; a git that answers nothing
+                    # at all, three times, cannot read this repo.
+                    silent = 0 if broken.answered else silent + 1
+                    if silent >= 3:
+                        raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
+                    self._restart()
+                    if broken.answered or retried == pos:
+                        yield None
+                        pos += 1
+                    else:
+                        retried = pos
+                    break
+                yield data
+                pos += 1
 
     def close(self) -> None:
         for pipe in (self._proc.stdin, self._proc.stdout):
@@ -746,17 +780,31 @@ def _config_unquote(raw: str) -> str:
     return "".join(out).strip()
 
 
+class _Broken(Exception):
+    """git cat-file ended in the middle of an answer (`answered`) or before one."""
+
+    def __init__(self, answered: bool) -> None:
+        super().__init__()
+        self.answered = answered
+
+
 def _read_object(stdout: IO[bytes], where: str) -> bytes | None:
     """One answer of `git cat-file --batch`: the object's bytes, or None when git
-    cannot read it (missing from a partial clone)."""
+    cannot read it (missing from a partial clone). An answer shorter than its header
+    says, or not ended by its newline, is a corrupt object (_Broken), never data."""
     header = stdout.readline()
-    if not header:
-        raise GitError(f"{where}: git cat-file stopped early")
+    if not header.endswith(b"\n"):
+        raise _Broken(answered=False)
     parts = header.split()
     if len(parts) < 3 or parts[1] == b"missing":
         return None
-    data = stdout.read(int(parts[2]))
-    stdout.read(1)
+    try:
+        size = int(parts[2])
+    except ValueError:
+        raise _Broken(answered=True) from None
+    data = stdout.read(size)
+    if len(data) != size or stdout.read(1) != b"\n":
+        raise _Broken(answered=True)
     return data
 
 
