@@ -326,3 +326,33 @@ def test_nothing_runs_through_a_shell() -> None:
             if isinstance(node, ast.Attribute) and node.attr in ("system", "popen", "getoutput", "getstatusoutput"):
                 offenders.append(f"{source.name}:{node.lineno} .{node.attr}")
     assert offenders == []
+
+
+# Every claim and reference form, repeated in one comment: the "last path named" once
+# rescanned the whole comment at each `on lines N-M of` (16 s at 48 KB, 253 s at 192 KB).
+_CLAIM_FORMS = ["on lines 1-2 of ", "on lines 1-2 of a/b.py ", "`x` at :12 ", "at :3 ", "a/b.py#L3 ",
+                "a/b.py:4-5 ", "see ROLLBACK PLAN in a/b.py ", "see ROLLBACK PLAN in ",
+                "https://github.com/o/r/blob/main/a.py#L1-L2 ", "[x](a/b.md#y) "]
+_CLAIM_FAMILIES = {"python": "# ", "markdown": ""}  # (the other families share these paths)
+
+
+@pytest.mark.parametrize("form", _CLAIM_FORMS)
+@pytest.mark.parametrize("family", sorted(_CLAIM_FAMILIES))
+def test_every_claim_form_repeated_is_linear_at_200_kb(form: str, family: str) -> None:
+    lead = _CLAIM_FAMILIES[family]
+    # One comment block of many lines, and one long comment line: both shapes.
+    for unit in (f"{lead}{form}\n", form):
+        make = repeated(unit) if unit.endswith("\n") else (lambda n, u=unit: lead + repeated(u)(n))
+        assert_linear(lambda text: extract(text, family, ExtractOptions()), make, size=200_000,
+                      label=(family, unit))
+
+
+def test_the_claim_forms_at_200_kb_go_through_the_whole_command_line(ws: WorkspaceBuilder) -> None:
+    files = {"a/b.py": "x = 1\n" * 10}
+    for i, form in enumerate(_CLAIM_FORMS):
+        files[f"c{i}.py"] = repeated(f"# {form}\n")(200_000)
+        files[f"l{i}.py"] = "# " + repeated(form)(200_000) + "\n"
+    ws.repo("r", files)
+    r = ws.check("--no-cache", "--format", "json", "--fail-on", "never")
+    assert r.code == 0, r.err
+    assert "Traceback" not in r.err

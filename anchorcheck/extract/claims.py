@@ -130,6 +130,7 @@ def find_claims(
                 yield Reference.make(RefKind.LINES, line, col, _flat(m.group(0)),
                                      target_repo=m.group("repo"), target_path=path,
                                      lines=span, claim=claimed_text(text, m.start()))
+    last_path = _LastPath(text)
     for m in _AT_LINES.finditer(text) if _AT_HINT.search(text) else ():
         start = m.start("loc")
         span = _range(m)
@@ -147,7 +148,7 @@ def find_claims(
         if named is not None and looks_like_path(named):
             last: tuple[str | None, str] | None = (m.group("repo"), named.removeprefix("./"))
         else:
-            last = _last_path(text, start)
+            last = last_path.before(start)
             if last is None and joined.comment.kind in ("prose", "heading"):
                 continue  # Markdown prose's `at :12` speaks of the code block above, not the page
         yield Reference.make(RefKind.LINES, line, col, _flat(text[start:m.end()]),
@@ -232,13 +233,28 @@ def line_range(first_text: str, last_text: str | None) -> tuple[int, int] | None
     return None if first < 1 else (first, max(first, last))
 
 
-def _last_path(text: str, end: int) -> tuple[str | None, str] | None:
-    last = None
-    for m in _ANY_PATH.finditer(text, 0, end):
-        path = m.group("path").removeprefix("./")
-        if looks_like_path(path):
-            last = (m.group("repo"), path)
-    return last
+class _LastPath:
+    """The last path named before each offset of one text, asked at offsets in
+    increasing order. Matches before the last one found stay as they were for a later
+    offset, so each ask scans on from that last match, not from the start: a comment
+    of 10,000 `on lines 1-2 of` was quadratic (253 s at 192 KB)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.resume = 0  # where the last match found starts: scanning goes on from here
+        self.settled: tuple[str | None, str] | None = None  # from the matches before it
+
+    def before(self, end: int) -> tuple[str | None, str] | None:
+        if end < self.resume:  # asked out of order: start over (never happens in a pass)
+            self.resume, self.settled = 0, None
+        last = self.settled
+        for m in _ANY_PATH.finditer(self.text, self.resume, end):
+            self.settled = last
+            self.resume = m.start()
+            path = m.group("path").removeprefix("./")
+            if looks_like_path(path):
+                last = (m.group("repo"), path)
+        return last
 
 
 def _flat(text: str) -> str:
