@@ -9,6 +9,7 @@ import re
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from hypothesis import example, given, settings
@@ -356,3 +357,41 @@ def test_the_claim_forms_at_200_kb_go_through_the_whole_command_line(ws: Workspa
     r = ws.check("--no-cache", "--format", "json", "--fail-on", "never")
     assert r.code == 0, r.err
     assert "Traceback" not in r.err
+
+
+# Repo text that would act if printed raw: a forged GitHub annotation on a line of its
+# own (a `%0A` in a link target, a newline in a file name), OSC 8 hyperlinks, a bell, a
+# carriage return that rewrites the line, a bidi override, XML's forbidden characters.
+_FORGED = "::error file=README.md,line=1::Forged annotation"
+_HOSTILE = [f"\n{_FORGED}", "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07", "\x07", "\rOK ",
+            "\u202etxt.exe", "\x0b\x0c\x1f"]
+
+
+def test_a_corpus_of_hostile_strings_is_escaped_by_every_command_and_format(ws: WorkspaceBuilder) -> None:
+    files = {"README.md": "".join(f"[x{i}](missing{quote(s)}.md)\n" for i, s in enumerate(_HOSTILE))}
+    for i, s in enumerate(_HOSTILE):
+        files[f"evil{i}{s.replace(chr(0), '')}.py"] = f"# see NO SUCH HEADING {i} in nowhere.py\nx = 1\n"
+        files[f"h{i}.py"] = f"# HEADING{s}END NUMBER {i}\n# Body.\nx = 1\n"
+    ws.repo("r", files)
+    ws.config()
+    runs = {f"check {fmt}": run_cli("check", "--format", fmt, "--fail-on", "never", cwd=ws.root)
+            for fmt in ("text", "github", "markdown")}
+    runs["check text --show-source"] = run_cli("check", "--show-source", "--fail-on", "never", cwd=ws.root)
+    runs["refs"] = run_cli("refs", cwd=ws.root)
+    runs["anchors"] = run_cli("anchors", cwd=ws.root)
+    runs["graph mermaid"] = run_cli("graph", "--format", "mermaid", cwd=ws.root)
+    runs["graph dot"] = run_cli("graph", "--format", "dot", cwd=ws.root)
+    for name, r in runs.items():
+        assert r.code == 0, (name, r.err)
+        for stream in (r.out, r.err):
+            assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f\u202e]", stream), name
+            lines = stream.splitlines()
+            forged = [line for line in lines if line.startswith("::error file=README.md,line=1::Forged")]
+            assert not forged, name
+    # GitHub's format: every line is one of its own commands.
+    assert all(line.startswith("::") for line in runs["check github"].out.splitlines())
+    # GraphML parses, with what XML cannot hold shown as text.
+    graphml = run_cli("graph", "--format", "graphml", cwd=ws.root)
+    assert graphml.code == 0, graphml.err
+    ET.fromstring(graphml.out)
+    assert "\\x1f" in graphml.out

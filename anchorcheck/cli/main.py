@@ -20,7 +20,7 @@ from anchorcheck import __version__
 from anchorcheck.config.workspace import Workspace, load_workspace
 from anchorcheck.errors import AnchorcheckError
 from anchorcheck.model.finding import Severity
-from anchorcheck.report.text import render_json, render_text, safe_text
+from anchorcheck.report.text import render_json, render_text, safe_lines, safe_text
 
 if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
@@ -544,7 +544,7 @@ def anchors(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], 
         click.echo(json.dumps({"anchors": rows}, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        click.echo(f"{row['repo']}:{row['path']}:{row['line']}: {row['kind']} "
+        click.echo(f"{safe_text(row['repo'])}:{safe_text(row['path'])}:{row['line']}: {row['kind']} "
                    f"{safe_text(row['name'])} ({row['citations']} citing)")
     click.echo(f"{len(rows)} anchors.")
 
@@ -597,8 +597,8 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
         click.echo(json.dumps({"references": rows}, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        target = ", ".join(row["targets"]) or "-"
-        click.echo(f"{row['repo']}:{row['path']}:{row['line']}:{row['column']}: "
+        target = safe_text(", ".join(row["targets"])) or "-"
+        click.echo(f"{safe_text(row['repo'])}:{safe_text(row['path'])}:{row['line']}:{row['column']}: "
                    f"{safe_text(row['text'])} -> {row['status']} {target}")
     click.echo(f"{len(rows)} references.")
 
@@ -845,7 +845,7 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
         edits += stale_comment_edits(result, bases, changed_paths(bases))
     patches, skipped = make_patches(result, edits)
     for patch in patches:
-        click.echo(safe_text(patch.diff()), nl=False)
+        click.echo(safe_lines(patch.diff()), nl=False)
     for reason in skipped:
         click.echo(f"anchorcheck: not fixed: {safe_text(reason)}", err=True)
     if do_write:

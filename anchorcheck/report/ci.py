@@ -24,6 +24,7 @@ from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.finding import FingerprintedFinding, Severity
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.report.markup import ICONS, md_code, md_text
+from anchorcheck.report.text import safe_lines
 from anchorcheck.rules import REGISTRY, Rule
 
 PROJECT_URL = "https://github.com/anchorcheck/anchorcheck"
@@ -105,7 +106,9 @@ def _sarif_result(ff: FingerprintedFinding, index: dict[str, int]) -> dict[str, 
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's data: line breaks %-encoded as GitHub decodes them, other
+    control characters (ESC, bell) shown as text, as the text reporter shows them."""
+    return safe_lines(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:

@@ -17,6 +17,7 @@ from importlib import resources
 import networkx as nx
 
 from anchorcheck.check.pipeline import CheckResult
+from anchorcheck.report.text import safe_lines, safe_text
 
 # GitHub renders Mermaid up to 50,000 characters and 500 edges by default.
 MERMAID_MAX_CHARS = 50_000
@@ -135,8 +136,15 @@ def to_json(g: nx.MultiDiGraph) -> str:
     return json.dumps(nx.node_link_data(g, edges="links"), indent=2, ensure_ascii=False) + "\n"
 
 
+# What XML 1.0 forbids in a document (and no escape can carry): repo text holding it
+# made the GraphML unreadable to every parser.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
 def to_graphml(g: nx.MultiDiGraph) -> str:
-    return "\n".join(nx.generate_graphml(g)) + "\n"
+    """GraphML, with characters XML cannot hold shown as `\\xNN` text."""
+    text = "\n".join(nx.generate_graphml(g)) + "\n"
+    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group(0)):02x}", text)
 
 
 def _by_repo(g: nx.MultiDiGraph) -> list[tuple[str, list[str]]]:
@@ -149,6 +157,7 @@ def _by_repo(g: nx.MultiDiGraph) -> list[tuple[str, list[str]]]:
 
 
 def _dot_string(text: str) -> str:
+    text = safe_lines(text)  # control characters as `\\x1b` text; line breaks DOT's own
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
@@ -180,7 +189,7 @@ def to_dot(g: nx.MultiDiGraph) -> str:
 def _mermaid_text(text: str) -> str:
     for ch, code in (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;"), ("`", "#96;")):
         text = text.replace(ch, code)
-    return " ".join(text.split())
+    return safe_text(" ".join(text.split()))
 
 
 def to_mermaid(g: nx.MultiDiGraph) -> str:

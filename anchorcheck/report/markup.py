@@ -11,6 +11,7 @@ import re
 
 from anchorcheck.model.finding import Severity
 from anchorcheck.patterns import compiled_on_use
+from anchorcheck.report.text import safe_text
 
 # Mid-line, only these can start markup (links need `[`, so `(` and `!` are inert);
 # `#` is escaped so repo text cannot autolink issues.
@@ -19,8 +20,9 @@ ICONS = {Severity.ERROR: "🛑", Severity.WARNING: "⚠️", Severity.INFO: "ℹ
 
 
 def md_text(text: str) -> str:
-    """Repo text as inert Markdown: no markup, no HTML, no @mentions, no links."""
-    text = " ".join(text.split())
+    """Repo text as inert Markdown: no markup, no HTML, no @mentions, no links, no
+    control characters (shown as `\\x1b`)."""
+    text = safe_text(" ".join(text.split()))
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     text = _MD_SPECIAL.sub(r"\\\1", text)
     return text.replace("@", "@&#8203;").replace("://", ":&#8203;//")
@@ -28,7 +30,7 @@ def md_text(text: str) -> str:
 
 def md_code(text: str) -> str:
     """Repo text as an inline code span, fenced so no backtick inside can close it."""
-    text = " ".join(text.split())
+    text = safe_text(" ".join(text.split()))
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text else ""

@@ -8,6 +8,7 @@ construction.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from itertools import groupby
@@ -20,15 +21,31 @@ if TYPE_CHECKING:  # the check pipeline is heavy to import; reporters only name 
     from anchorcheck.check.pipeline import CheckResult
     from anchorcheck.model.finding import FingerprintedFinding
 
-_CONTROL = compiled_on_use(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# What repo text may not bring to a terminal or log: control characters (ESC, OSC 8,
+# bell), line breaks of every kind (a `%0A` decoded in a link target, a newline in a
+# file name: on its own line, `::error file=...::` is a GitHub workflow command), and
+# the bidirectional overrides that make text read other than it is.
+_CONTROL = compiled_on_use(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL_BUT_NEWLINE = compiled_on_use(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _COLOURS = {Severity.ERROR: "\x1b[31m", Severity.WARNING: "\x1b[33m", Severity.INFO: "\x1b[36m"}
 _BOLD, _DIM, _RESET = "\x1b[1m", "\x1b[2m", "\x1b[0m"
 
 
+def _shown(m: re.Match[str]) -> str:
+    code = ord(m.group(0))
+    return f"\\x{code:02x}" if code < 256 else f"\\u{code:04x}"
+
+
 def safe_text(text: str) -> str:
-    """Untrusted text for a terminal or log: control characters shown, not obeyed."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group(0)):02x}" if ord(m.group(0)) < 256
-                        else f"\\u{ord(m.group(0)):04x}", text)
+    """Untrusted text for one line of a terminal or log: control characters and line
+    breaks shown (`\\x0a`), not obeyed. Every text reporter writes repo text so."""
+    return _CONTROL.sub(_shown, text)
+
+
+def safe_lines(text: str) -> str:
+    """Untrusted text of many lines (a diff of a repo's file): each line made safe,
+    the line breaks between them kept (a lone CR is shown)."""
+    return _CONTROL_BUT_NEWLINE.sub(_shown, text)
 
 
 def summary(findings: Sequence[FingerprintedFinding]) -> dict[str, Any]:

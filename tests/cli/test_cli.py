@@ -91,7 +91,7 @@ def test_rules_listing_and_one_rule(tmp_path: Path) -> None:
     assert r.code == 0
     codes = [line.split()[0] for line in r.out.splitlines()]
     assert codes == ["AC101", "AC102", "AC103", "AC104", "AC105", "AC106", "AC107", "AC108", "AC110", "AC120",
-                     "AC201", "AC202", "AC203", "AC204", "AC205", "AC207", "AC301", "AC302", "AC303", "AC304",
+                     "AC201", "AC202", "AC203", "AC204", "AC205", "AC206", "AC207", "AC301", "AC302", "AC303", "AC304",
                      "AC305", "AC306", "AC307", "AC308", "AC901"]
     one = run_cli("rules", "AC101", cwd=tmp_path)
     assert one.out.startswith("AC101 dangling-reference (error, on by default)")
