@@ -395,3 +395,30 @@ def test_a_corpus_of_hostile_strings_is_escaped_by_every_command_and_format(ws: 
     assert graphml.code == 0, graphml.err
     ET.fromstring(graphml.out)
     assert "\\x1f" in graphml.out
+
+
+def test_git_searches_and_the_history_read_nothing_over_the_size_limit(ws: WorkspaceBuilder) -> None:
+    # A Note defined in a file anchorcheck does not scan is found by `git grep`; over
+    # max-file-size the file is not read, by the grep either.
+    big = "Note [Kept in a big file]\n~~~~~~~~~~~~~~~~~~~~~~~~\nBody.\n" + "filler line\n" * 400
+    ws.repo("r", {"notes.txt": big, "a.hs": "-- See Note [Kept in a big file]\nx = 1\n",
+                  "small.txt": "Note [Small one]\n~~~~~~~~~~~~~~~~\nBody.\n",
+                  "b.hs": "-- See Note [Small one]\ny = 2\n"})
+    config = ws.config()
+    r = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert json.loads(r.out)["findings"] == [], r.out
+    config.write_text(config.read_text() + "\n[settings]\nmax-file-size = 2000\n")
+    r = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    found = json.loads(r.out)["findings"]
+    assert [(f["code"], f["path"]) for f in found] == [("AC101", "a.hs")], r.out
+    # The history's `git log -p` diffs a blob over the limit as binary, unread.
+    from anchorcheck.git.repo import GitRepo, note_oversized
+
+    repo = GitRepo(ws.repos["r"])
+    head = repo.resolve("HEAD")
+    note_oversized(repo.git_dir, head, (), 2000)
+    log = repo.start_commits_log([head])
+    assert log is not None
+    out = (log.output() or b"").decode()
+    assert "Binary files /dev/null and b/notes.txt differ" in out and "filler line" not in out
+    assert "+Note [Small one]" in out

@@ -660,7 +660,7 @@ def notes(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     from anchorcheck.resolve.notes_profile import note_db, render_lint_notes
 
     db = note_db(_workspace(config, repos, refs), profile)
-    click.echo(safe_text(render_lint_notes(db, mode)), nl=False)
+    click.echo(safe_lines(render_lint_notes(db, mode)), nl=False)
     if mode == "broken-refs" and db.broken():
         sys.exit(EXIT_FINDINGS)
 

@@ -116,6 +116,28 @@ def find_git_dir(path: Path) -> Path:
     raise GitError(f"{path}: not a git repository")
 
 
+# Files over the size limit, by (git directory, commit), as the crawl's listing saw
+# them: every `git grep` at that commit leaves them out, since grep reads a blob whole
+# whatever its size (a 2 GB blob cost 2 GB in each git process). And the limit itself,
+# which `git log -p` is given as core.bigFileThreshold: a blob over it is diffed as
+# binary, by its size alone, never read.
+_OVERSIZED: dict[tuple[str, str], frozenset[str]] = {}
+_SIZE_LIMIT: list[int] = []
+
+
+def note_oversized(git_dir: str, commit: str, paths: Iterable[str], limit: int) -> None:
+    """Tell every search at `commit` in `git_dir` to leave these paths out, and every
+    history read to diff nothing over `limit` bytes."""
+    found = frozenset(paths)
+    if found:
+        _OVERSIZED[(git_dir, commit)] = _OVERSIZED.get((git_dir, commit), frozenset()) | found
+    _SIZE_LIMIT[:] = [limit]
+
+
+def _left_out(git_dir: str, commit: str) -> list[str]:
+    return [f":(exclude,literal){p}" for p in sorted(_OVERSIZED.get((git_dir, commit), ()))]
+
+
 class GitRepo:
     """One local repository (work tree or bare), addressed by its git directory."""
 
@@ -343,8 +365,10 @@ class GitRepo:
     ) -> Background:
         """`threads`: git's grep threads (0: git's default, one per core)."""
         config = ["-c", f"grep.threads={threads}"] if threads else []
+        skip = _left_out(self.git_dir, commit)
         return Background(["git", *config, f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e",
-                           pattern, commit, "--", *paths], ok=(0, 1))  # 1: nothing found
+                           pattern, commit, "--", *(paths or ((":/",) if skip else ())), *skip],
+                          ok=(0, 1))  # 1: nothing found
 
     def _grep(
         self, flags: tuple[str, ...], syntax: str, pattern: str, commit: str, paths: Sequence[str]
@@ -356,8 +380,10 @@ class GitRepo:
     def grep_files(self, fixed: str, commit: str, ignore_case: bool = False) -> set[str]:
         """Paths at `commit` whose content holds the string `fixed` (binary files too)."""
         case = ["-i"] if ignore_case else []
+        skip = _left_out(self.git_dir, commit)
         done = subprocess.run(
-            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--"],
+            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--",
+             *((":/", *skip) if skip else ())],
             capture_output=True, check=False,
         )
         prefix = commit + ":"
@@ -392,7 +418,8 @@ class GitRepo:
         One thread: it runs beside the crawl's workers."""
         return Background(["git", "-c", "grep.threads=1", f"--git-dir={self.git_dir}", "grep", "-n", "-z",
                            "-A1", "-I", "-F", "-e", "Note [", commit, "--",
-                           *(f":(exclude){spec}" for spec in skip)], ok=(0, 1))  # 1: nothing found
+                           *(f":(exclude){spec}" for spec in skip), *_left_out(self.git_dir, commit)],
+                          ok=(0, 1))  # 1: nothing found
 
     def start_commits_log(self, shas: Sequence[str]) -> Background | None:
         """Start, in the background, the `git log -p -U0` that history.commit_events reads: the
@@ -408,7 +435,8 @@ class GitRepo:
         # diff or signatures. No indent heuristic: it only slides a hunk along lines
         # equal to its ends, so the lines removed and added are the same (GHC's 250
         # commits: the same removal table), and git skips ~8% of the log's CPU.
-        return Background(["git", f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color",
+        limit = ["-c", f"core.bigFileThreshold={_SIZE_LIMIT[0]}"] if _SIZE_LIMIT else []
+        return Background(["git", *limit, f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color",
                            "--no-renames", "--no-ext-diff", "--no-show-signature", "--src-prefix=a/",
                            "--dst-prefix=b/", "--no-indent-heuristic", "--format=%x00%H %s",
                            "--no-walk=unsorted", "--stdin", "--"],

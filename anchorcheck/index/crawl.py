@@ -20,7 +20,14 @@ from dataclasses import dataclass
 
 from anchorcheck.config.workspace import RepoSpec, Settings
 from anchorcheck.git.blobtext import UNREADABLE
-from anchorcheck.git.repo import Background, GitRepo, StartedResolve, TreeEntry, abandon_resolve
+from anchorcheck.git.repo import (
+    Background,
+    GitRepo,
+    StartedResolve,
+    TreeEntry,
+    abandon_resolve,
+    note_oversized,
+)
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.plan import BlobMemo, Plan, extract_options, notes_to_json
 from anchorcheck.index.pool import BlobJob, extract_blobs, worker_count
@@ -115,6 +122,8 @@ def _crawl_many(
             snap = snapshot_from_packed(stored, spec) if stored is not None else None
             if snap is not None:
                 done[i] = snap
+                too_large = [s.path for s in snap.skipped if s.reason == "too large"]
+                note_oversized(repo.git_dir, commit, too_large, settings.max_file_size)
                 continue
             # Every tree is listed at once, in the background, while earlier listings
             # are read.

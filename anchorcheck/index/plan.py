@@ -20,7 +20,7 @@ from anchorcheck.extract.blob import BlobIndex, ExtractOptions
 from anchorcheck.extract.headings import note_titles
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.git.blobtext import UNREADABLE
-from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, TreeEntry
+from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, TreeEntry, note_oversized
 from anchorcheck.index.cache import Encoded, options_key
 from anchorcheck.index.pool import PackedIndex, unpack
 from anchorcheck.model.anchor import Anchor, AnchorKind
@@ -163,10 +163,13 @@ class Plan:
         self.found_notes: list[tuple[str, Anchor]] | None = None
         self.excluded = settings.excluded_in(spec)
         self.excluder = excluded = excluder(self.excluded)
+        oversized: list[str] = []
         for entry in entries:
             if entry.is_submodule:
                 self.skipped.append(SkippedFile(entry.path, "submodule"))
                 continue
+            if entry.size > settings.max_file_size:
+                oversized.append(entry.path)
             self.oids[entry.path] = entry.oid  # its keys are the snapshot's paths
             if entry.is_symlink:
                 continue  # never followed: its target may lie outside the snapshot
@@ -182,6 +185,8 @@ class Plan:
                 continue
             self.to_read.setdefault(entry.oid, []).append((entry.path, lang))
             self.sizes[entry.oid] = max(entry.size, 0)
+        # git's searches at this commit leave them out too (git/repo.py).
+        note_oversized(repo.git_dir, commit, oversized, settings.max_file_size)
         self.pending = self._known(self.to_read)
         self.langs_of: dict[str, tuple[str, ...]] = {}
 
