@@ -1,9 +1,10 @@
 """Replay real commits as changes and collect AC206 (stale-comment) findings for judging.
 
-    python benchmarks/stale_replay.py NAME=GITDIR ... [--commits 100] [--out /tmp/stale-replay]
+    python benchmarks/stale_replay.py NAME=GITDIR ... [--commits 100] [--skip 0] [--out /tmp/stale-replay]
 
 Each NAME=GITDIR is a bare repository (a `fetch` snapshot) or a work tree. The last
-COMMITS commits of its HEAD's first-parent line are replayed, newest first: for each
+COMMITS commits of its HEAD's first-parent line (after the newest SKIP, already
+replayed) are replayed, newest first: for each
 commit C a one-repo workspace at ref C is checked with the command line a CI job runs
 on a PR,
 
@@ -42,8 +43,9 @@ def context(gitdir: str, commit: str, path: str, line: int, around: int = 3) -> 
     return [f"{n + 1:5}  {text[n]}" for n in range(lo, hi)]
 
 
-def replay(name: str, gitdir: str, commits: int, out: Path, work: Path) -> dict[str, int]:
-    shas = git(gitdir, "rev-list", "--first-parent", f"--max-count={commits + 1}", "HEAD").split()
+def replay(name: str, gitdir: str, commits: int, out: Path, work: Path, skip: int = 0) -> dict[str, int]:
+    shas = git(gitdir, "rev-list", "--first-parent", f"--skip={skip}", f"--max-count={commits + 1}",
+               "HEAD").split()
     counts = {"commits": 0, "with_findings": 0, "findings": 0, "seconds": 0}
     started = time.perf_counter()
     with (out / "findings.jsonl").open("a", encoding="utf-8") as sink:
@@ -87,6 +89,7 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("repos", nargs="+", metavar="NAME=GITDIR")
     parser.add_argument("--commits", type=int, default=100)
+    parser.add_argument("--skip", type=int, default=0)
     parser.add_argument("--out", type=Path, default=Path("/tmp/stale-replay"))
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -95,7 +98,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as work:
         for item in args.repos:
             name, _, path = item.partition("=")
-            summary[name] = replay(name, git_dir(path), args.commits, args.out, Path(work))
+            summary[name] = replay(name, git_dir(path), args.commits, args.out, Path(work), args.skip)
             print(name, summary[name], flush=True)
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
 

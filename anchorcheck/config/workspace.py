@@ -39,6 +39,17 @@ _SETTING_KEYS = {
     "ignore-targets": list,
     "forge-ttl": int,
 }
+# The least value each number may take, and why: `max-file-size = -5` read nothing and
+# reported "No problems found".
+_RANGES: dict[str, tuple[int, str]] = {
+    "max-file-size": (1, "bytes; files larger are not read"),
+    "heading-min-words": (1, "words"),
+    "heading-max-words": (1, "words"),
+    "heading-min-letters": (1, "letters"),
+    "history-depth": (0, "commits; 0 reads no history"),
+    "line-history": (0, "commits; 0 follows no lines"),
+    "forge-ttl": (0, "seconds"),
+}
 # `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
 _RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity", "per-file-ignores"})
 
@@ -420,6 +431,9 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         warnings.append(f"{path}: [rules] unknown key {key!r} ignored")
     where = f"{path}: [settings]"
     values = {key: _typed(raw, key, kind, where) for key, kind in _SETTING_KEYS.items()}
+    for key, (low, why) in _RANGES.items():
+        if values[key] is not None and values[key] < low:
+            raise ConfigError(f"{where}: {key!r} must be at least {low} ({why}), got {values[key]}")
     defaults = Settings()
     h = defaults.headings
 

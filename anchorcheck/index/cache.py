@@ -74,7 +74,12 @@ class BlobCache:
         # workspace, ~40 ms) to find none. A row another process stores after that
         # answer is missed by this run, which then reads that blob itself.
         self._any_blobs: bool | None = None
-        directory.mkdir(parents=True, exist_ok=True)
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self._warn(f"cache {self.path} cannot be made ({exc.strerror or exc}); not cached")
+            self._db = None
+            return
         self._db = self._open()
 
     def _open(self) -> sqlite3.Connection | None:
@@ -99,6 +104,9 @@ class BlobCache:
                 self._wal(db)
                 return db
             except sqlite3.OperationalError as exc:
+                if self._read_only(exc):
+                    self._warn(f"cache {self.path} is read-only; not cached")
+                    return None
                 # Locked or busy past the timeout: another run holds it. Never delete
                 # a cache that is merely in use; run without it this time.
                 self._warn(f"cache {self.path} is busy ({exc}); running without it")
@@ -110,6 +118,15 @@ class BlobCache:
                 self._warn(f"cache {self.path} is damaged or foreign ({exc}); rebuilding it")
                 self._remove()
         return None
+
+    def _read_only(self, exc: sqlite3.OperationalError) -> bool:
+        """Whether the cache cannot be written (a read-only file or folder), which is
+        no lock another run will let go of."""
+        said = str(exc).lower()
+        if "readonly" in said or "read-only" in said:
+            return True
+        folder = self.path.parent
+        return not os.access(folder, os.W_OK) or (self.path.exists() and not os.access(self.path, os.W_OK))
 
     @staticmethod
     def _wal(db: sqlite3.Connection) -> None:

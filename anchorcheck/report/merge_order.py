@@ -69,8 +69,12 @@ def _tag(f: Finding, label: str) -> Finding:
 
 
 def exit_code(advisory: Advisory, fail_on: Severity | None, only: str | None = None) -> int:
-    """1 when a finding at or above `fail_on` stands: any change's, or with `only` (a
-    CI run of one PR, `--for`) that change's alone."""
+    """2 when a change could not be placed (its order is unknown: the run did not do
+    its job for it), whatever `fail_on` says; else 1 when a finding at or above
+    `fail_on` stands: any change's, or with `only` (a CI run of one PR, `--for`) that
+    change's alone."""
+    if any(only is None or label == only for label, _ in advisory.analysis.unplanned):
+        return 2
     if fail_on is None:
         return 0
     findings = advisory.findings if only is None else advisory.for_change(only)
