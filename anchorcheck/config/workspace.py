@@ -38,6 +38,7 @@ _SETTING_KEYS = {
     "extend-exclude": list,
     "ignore-targets": list,
     "forge-ttl": int,
+    "git-processes": int,
 }
 # The least value each number may take, and why: `max-file-size = -5` read nothing and
 # reported "No problems found".
@@ -49,6 +50,7 @@ _RANGES: dict[str, tuple[int, str]] = {
     "history-depth": (0, "commits; 0 reads no history"),
     "line-history": (0, "commits; 0 follows no lines"),
     "forge-ttl": (0, "seconds"),
+    "git-processes": (1, "git commands at once"),
 }
 # `enable` adds to the default rules (as ruff's extend-select), `disable` is `ignore`.
 _RULE_KEYS = frozenset({"select", "ignore", "enable", "disable", "severity", "per-file-ignores"})
@@ -155,6 +157,9 @@ class Settings:
     ignore_targets: tuple[str, ...] = ()
     # Seconds a forge's answer about an issue is kept in the cache (AC106, AC107).
     forge_ttl: int = 6 * 3600
+    # Background git commands at once (git/repo.py's pool): each holds two or three
+    # file descriptors, so 16 stays far under macOS's default limit of 256.
+    git_processes: int = 16
     # ([rules] per-file-ignores) path pattern -> the codes (or prefixes) not reported
     # in files it matches.
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -464,6 +469,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
                               "version-guard"),
         version_guard_skip=tuple(str(x).strip("/") for x in values["version-guard-skip"] or ()),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
+        git_processes=pick("git-processes", defaults.git_processes),
         per_file_ignores=_per_file_ignores(rules, path),
         rules=Selection(
             select=parse_codes(_codes(rules, "select", path)),

@@ -12,9 +12,10 @@ import os
 import re
 import subprocess
 import tempfile
+import threading
 from collections.abc import Collection, Container, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple
+from typing import IO, NamedTuple, TypeAlias
 
 from anchorcheck.errors import GitError
 from anchorcheck.git.blobtext import decode_blob
@@ -77,15 +78,14 @@ def check_ref(ref: str) -> str:
 
 # A started resolve (GitRepo.start_resolve): the commit, read from the ref files, or
 # git's process, to be finished (finish_resolve) or abandoned (abandon_resolve).
-StartedResolve = subprocess.Popen[bytes] | str
+StartedResolve: TypeAlias = "Background | str"
 
 
 def abandon_resolve(started: StartedResolve) -> None:
     """End a started resolve that will not be finished (an error left it); a no-op for
     one finished already."""
-    if not isinstance(started, str) and started.returncode is None:
-        started.kill()
-        started.communicate()
+    if not isinstance(started, str):
+        started.cancel()
 
 
 def work_tree_top(cwd: Path) -> Path | None:
@@ -169,20 +169,16 @@ class GitRepo:
         found = read_ref(Path(self.git_dir), ref)
         if found is not None:
             return found
-        try:
-            return subprocess.Popen(
-                ["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "--quiet", "--end-of-options",
-                 f"{ref}^{{commit}}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
+        return Background(["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "--quiet",
+                           "--end-of-options", f"{ref}^{{commit}}"])
 
     def finish_resolve(self, ref: str, started: StartedResolve) -> str:
         """The commit a started resolve found, or why there is none."""
         if isinstance(started, str):
             return started
-        out, _ = started.communicate()
-        commit = out.decode(errors="replace").strip()
-        if started.returncode == 0 and commit:
+        out = started.output()
+        commit = out.decode(errors="replace").strip() if out is not None else ""
+        if commit:
             return commit
         if not self._git("for-each-ref", "--count=1").strip() and not self._has_head():
             raise GitError(f"{self.path}: the repository has no commits yet")
@@ -554,46 +550,121 @@ class GitRepo:
 class Background:
     """A git command running while this process does other work. Its output goes to
     an unnamed temporary file, not a pipe: no thread has to drain it, and git never
-    waits for us to read."""
+    waits for us to read.
+
+    At most `process_limit()` of them run at once (`[settings] git-processes`): the
+    rest wait in a queue and start as others finish, or when their own output is
+    asked for. 200 repos once meant ~195 gits and 400 descriptors at once, past
+    macOS's default of 256."""
 
     def __init__(self, args: list[str], ok: Container[int] = (0,), stdin: bytes | None = None) -> None:
         """`stdin`: what git reads, from a file too (it may be large, and nothing here
         writes to git while it runs)."""
         self._ok = ok  # exit codes of success
+        self._args, self._stdin = args, stdin
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._out: IO[bytes] | None = None
+        self._done = False
+        with _POOL_LOCK:
+            if len(_RUNNING) < _LIMIT[0]:
+                self._start()
+            else:
+                _WAITING.append(self)
+
+    def _start(self) -> None:
+        """Run it (the pool's lock held, or its own output asked for)."""
         self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
         try:
-            if stdin is None:
-                self._proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self._out,
+            if self._stdin is None:
+                self._proc = subprocess.Popen(self._args, stdin=subprocess.DEVNULL, stdout=self._out,
                                               stderr=subprocess.DEVNULL)
             else:
                 with tempfile.TemporaryFile() as given:  # git has its own copy once started
-                    given.write(stdin)
+                    given.write(self._stdin)
                     given.seek(0)
-                    self._proc = subprocess.Popen(args, stdin=given, stdout=self._out,
+                    self._proc = subprocess.Popen(self._args, stdin=given, stdout=self._out,
                                                   stderr=subprocess.DEVNULL)
         except OSError as exc:
             self._out.close()
+            self._done = True
             raise GitError(f"cannot run git: {exc}") from exc
+        self._stdin = None
+        _RUNNING.add(self)
+
+    def _wait(self) -> int:
+        with _POOL_LOCK:
+            if self._proc is None:
+                if self in _WAITING:
+                    _WAITING.remove(self)
+                self._start()
+        assert self._proc is not None
+        code = self._proc.wait()
+        self._finished()
+        return code
+
+    def _finished(self) -> None:
+        """Give its place to the next waiting command."""
+        with _POOL_LOCK:
+            _RUNNING.discard(self)
+            while _WAITING and len(_RUNNING) < _LIMIT[0]:
+                nxt = _WAITING.pop(0)
+                try:
+                    nxt._start()
+                except GitError:
+                    continue  # it says so when its output is asked for
 
     def output(self) -> bytes | None:
         """Everything it printed, once it has finished; None if it failed."""
-        code = self._proc.wait()
+        if self._done and self._proc is None:
+            return None
+        code = self._wait()
+        assert self._out is not None
         try:
             self._out.seek(0)
             return self._out.read() if code in self._ok else None
         finally:
             self._out.close()
+            self._done = True
 
     def kill(self) -> None:
         """Stop it (its output() then comes soon, as None), without closing anything: a
         thread may be waiting in output()."""
+        with _POOL_LOCK:
+            if self._proc is None:
+                if self in _WAITING:
+                    _WAITING.remove(self)
+                self._done = True
+                self._ok = ()
+                return
         if self._proc.poll() is None:
             self._proc.kill()
 
     def cancel(self) -> None:
         self.kill()
-        self._proc.wait()
-        self._out.close()
+        if self._proc is not None:
+            self._proc.wait()
+            self._finished()
+        if self._out is not None:
+            self._out.close()
+        self._done = True
+
+
+# The pool of Background gits: those running, those waiting for a place, and the
+# number of places (git_processes; each running git holds two or three descriptors).
+_POOL_LOCK = threading.Lock()
+_RUNNING: set[Background] = set()
+_WAITING: list[Background] = []
+_LIMIT = [16]
+
+
+def set_process_limit(n: int) -> None:
+    """At most `n` background gits at once (at least 1)."""
+    with _POOL_LOCK:
+        _LIMIT[0] = max(1, n)
+
+
+def process_limit() -> int:
+    return _LIMIT[0]
 
 
 class WordSearch:

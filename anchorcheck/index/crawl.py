@@ -27,6 +27,7 @@ from anchorcheck.git.repo import (
     TreeEntry,
     abandon_resolve,
     note_oversized,
+    set_process_limit,
 )
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.plan import BlobMemo, Plan, extract_options, notes_to_json
@@ -68,7 +69,8 @@ def crawl_many(
     """Each repo's snapshot, in order. The blobs of every repo go through one
     extraction pool: repo by repo, each small repo ran in one process and each large
     one ended with a worker idle while the other finished. `resolved` is told every
-    repo's commit (by name) once the first blob's results are in, before most are read:
+    repo's commit (by name; but those of cached snapshots that mention no name) once
+    the first blob's results are in, before most are read:
     work that needs only the commits starts then, beside the crawl. `writes`, when
     given, receives the cache writes (new blobs, new snapshots: 0.3 s on the bench
     workspace) for the caller to run while it waits anyway, instead of their running
@@ -107,6 +109,7 @@ def _crawl_many(
     pending: list[Callable[[], None]] = []
     plans: dict[int, Plan] = {}
     listings: list[tuple[int, RepoSpec, GitRepo, str, Background]] = []
+    set_process_limit(settings.git_processes)
     repos = [GitRepo(spec.path) for spec in specs]
     resolving: list[StartedResolve] = []
     try:
@@ -131,7 +134,11 @@ def _crawl_many(
 
         def tell() -> None:
             if resolved is not None:
-                resolved({spec.name: commit for spec, commit in zip(specs, commits, strict=True)})
+                # A snapshot from the cache that mentions no name needs no history: its
+                # commit is not told, and a warm run of such a repo starts no git.
+                pairs = enumerate(zip(specs, commits, strict=True))
+                resolved({spec.name: commit for i, (spec, commit) in pairs
+                          if i not in done or done[i].mentions})
 
         def planned() -> Iterator[Plan]:
             for i, spec, repo, commit, listing in listings:

@@ -51,6 +51,7 @@ _BATCH_BLOBS = 256
 
 # A worker's readers, by git directory (a forked worker starts with none).
 _READERS: dict[str, BlobReader] = {}
+_READERS_MAX = 4  # cat-file processes a worker keeps, one per repo, most recent first
 
 
 def worker_count(jobs: int) -> int:
@@ -84,9 +85,14 @@ def _read_and_extract(
 ) -> list[BlobResult]:
     """One batch, all of one git directory: read, then scan each blob."""
     git_dir = batch[0][0]
-    reader = readers.get(git_dir)
+    reader = readers.pop(git_dir, None)
     if reader is None:
-        reader = readers[git_dir] = BlobReader(git_dir)
+        while len(readers) >= _READERS_MAX:
+            # The repo read longest ago: a worker kept one cat-file for every repo it
+            # had read, two descriptors each (1,000 repos: 2,000 descriptors a worker).
+            readers.pop(next(iter(readers))).close()
+        reader = BlobReader(git_dir)
+    readers[git_dir] = reader  # last: the most recently used
     blobs = reader.stream([oid for _, oid, _, _ in batch])
     try:
         # Each blob is scanned as it arrives, while git inflates the next ones.
