@@ -311,17 +311,17 @@ def _named(fc: FileChange, comment: Comment, hits: Iterable[Replaced], span: tup
     """The replaced tokens `comment` still names, where the code it speaks of (lines
     `span` of the changed file) no longer holds them."""
     text = comment.text
-    if fc.family in _CONFIG:
-        # A config value counts where the comment speaks: another Deployment in the same
-        # file may keep `Recreate` while this one's strategy changed.
-        in_code = frozenset(_CONFIG_TOKEN.findall(fc.code(*span) if code is None else code))
-    else:
-        # A name still used anywhere in the file's code may be what the comment means
-        # (a module renamed on import, still loaded under its name by a helper).
-        in_code = fc.code_tokens()
+    # A config value, and a number anywhere, counts where the comment speaks: another
+    # Deployment in the same file may keep `Recreate` while this one's strategy
+    # changed, and `20` stands in many places of any file.
+    near = frozenset((_CONFIG_TOKEN if fc.family in _CONFIG else _TOKEN).findall(
+        fc.code(*span) if code is None else code))
     seen: set[str] = set()
     for r in hits:
-        if r.old in seen or r.old in in_code:
+        # A name still used anywhere in a program's code may be what the comment means
+        # (a module renamed on import, still loaded under its name by a helper).
+        named_in_file = fc.family not in _CONFIG and not r.old[:1].isdigit() and r.old in fc.code_tokens()
+        if r.old in seen or r.old in near or named_in_file:
             continue
         at = _token_in(text, r.old)
         if at is None or _token_in(text, r.new) is not None:

@@ -16,7 +16,7 @@ from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import crawl_many
 from anchorcheck.index.plan import extract_options
 from anchorcheck.index.pool import extract_blobs, pack, unpack
-from tests.conftest import WorkspaceBuilder
+from tests.conftest import WorkspaceBuilder, git
 
 
 def _module(i: int) -> str:
@@ -191,6 +191,16 @@ def test_work_on_the_commits_starts_with_the_first_results_even_of_one_repo(
     assert len(done) == 40
     assert told == [(1, {"r": commit})]  # right after the first result
     crawl()  # from the stored snapshot: nothing read
+    assert done == []
+    # Told all the same, but without this repo: its stored snapshot mentions no name,
+    # so no history is needed for it, and a warm run starts no git for it.
+    assert told == [(0, {})]
+    # A stored snapshot that mentions names is told: its history is still searched.
+    (path / "m0.py").write_text("# F0 SECTION: calls `helper_one()`\nx = 0\n")
+    git(path, "commit", "-qam", "a mention")
+    commit = GitRepo(path).resolve("main")
+    crawl()
+    crawl()
     assert done == []
     assert told == [(0, {"r": commit})]
     cache.close()

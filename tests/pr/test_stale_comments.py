@@ -159,3 +159,11 @@ def test_a_rewritten_block_is_not_a_replacement(ws: WorkspaceBuilder) -> None:
     old = "# BUFFER_SIZE is the chunk read\nchunk = read(fd, BUFFER_SIZE)\n"
     new = "# BUFFER_SIZE is the chunk read\nwith open(path) as f:\n    data = f.read()\n"
     assert replaced(ws, old, new) == []
+
+
+def test_a_number_counts_near_the_comment_not_anywhere_in_the_file(ws: WorkspaceBuilder) -> None:
+    old = ("LIMITS = {'ip': 20}\n\n\n"
+           "def login(key):\n    # 20 login attempts for one address per hour:\n"
+           "    return authorize(key, 20, 3600)\n")
+    new = old.replace("authorize(key, 20, 3600)", "authorize(key, 10, 3600)")
+    assert replaced(ws, old, new) == [("20", "10")]
