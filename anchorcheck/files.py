@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from anchorcheck.errors import AnchorcheckError
@@ -50,24 +51,25 @@ def work_tree_file(work_tree: Path, path: str) -> Path:
     parts = path.split("/")
     if not path or path.startswith("/") or any(p in ("", ".", "..") or p.lower() == ".git" for p in parts):
         raise OutputError(f"{path}: refused: the path leaves the work tree or enters .git")
-    top = work_tree.resolve()
-    here = top
+    here = work_tree.resolve()
     for part in parts[:-1]:
         here = here / part
-        try:
-            st = os.lstat(here)
-        except OSError:
-            raise OutputError(f"{path}: refused: folder {part!r} is not in the work tree") from None
-        if not stat.S_ISDIR(st.st_mode):
-            raise OutputError(f"{path}: refused: {part!r} is a symlink or not a folder")
+        _must_be(here, stat.S_ISDIR, f"{path}: refused: folder {part!r} is not in the work tree",
+                 f"{path}: refused: {part!r} is a symlink or not a folder")
     target = here / parts[-1]
-    try:
-        st = os.lstat(target)
-    except OSError:
-        raise OutputError(f"{path}: refused: not in the work tree") from None
-    if not stat.S_ISREG(st.st_mode):
-        raise OutputError(f"{path}: refused: a symlink or not a regular file")
+    _must_be(target, stat.S_ISREG, f"{path}: refused: not in the work tree",
+             f"{path}: refused: a symlink or not a regular file")
     return target
+
+
+def _must_be(place: Path, kind: Callable[[int], bool], missing: str, wrong: str) -> None:
+    """`place` exists and, not followed if a symlink, is of this kind."""
+    try:
+        mode = os.lstat(place).st_mode
+    except OSError:
+        raise OutputError(missing) from None
+    if not kind(mode):
+        raise OutputError(wrong)
 
 
 def read_no_follow(target: Path) -> bytes:
