@@ -566,6 +566,16 @@ def _anchor_rows(result: CheckResult) -> list[dict[str, Any]]:
     return rows
 
 
+def _tell_about_view(g: Any, notes: list[str]) -> None:
+    """Say on stderr what the view left out: an empty view, or one collapsed past what
+    was asked (a plain `graph` of a large workspace printed nothing and exited 0)."""
+    for note in notes:
+        click.echo(f"anchorcheck: warning: {safe_text(note)}", err=True)
+    if g.number_of_nodes() == 0:
+        click.echo("anchorcheck: warning: the view is empty: nothing matched what was asked "
+                   "(--only-repo, --anchor, --problems)", err=True)
+
+
 @cli.command()
 @workspace_options
 @index_option
@@ -606,8 +616,10 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
 @cli.command()
 @workspace_options
 @index_option
-@click.option("--format", "fmt", type=click.Choice(["dot", "mermaid", "json", "graphml", "html"]),
-              default="mermaid", show_default=True)
+@click.option("--format", "fmt",
+              type=click.Choice(["dot", "mermaid", "json", "graphml", "html", "svg", "png"]),
+              default="mermaid", show_default=True,
+              help="svg and png are drawn by Graphviz's dot, which must be installed.")
 @click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False),
               help="Write here instead of stdout.")
 @click.option("--only-repo", "only_repo", metavar="NAME",
@@ -637,9 +649,21 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         g = gx.keep_problems(g)
     if collapse:
         g = gx.collapse(g, collapse)
+    if fmt in ("svg", "png"):
+        text_or_bytes = gx.through_dot(gx.to_dot(g), fmt)
+        _tell_about_view(g, gx.said())
+        if output is None:
+            sys.stdout.buffer.write(text_or_bytes)
+            sys.stdout.flush()
+        else:
+            from anchorcheck.files import write_atomically_bytes
+
+            write_atomically_bytes(output, text_or_bytes)
+        return
     render = {"dot": gx.to_dot, "mermaid": gx.to_mermaid, "json": gx.to_json,
               "graphml": gx.to_graphml, "html": gx.to_html}[fmt]
     text = render(g)
+    _tell_about_view(g, gx.said())
     if output is None:
         click.echo(text, nl=False)
     else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 import threading
@@ -17,7 +18,7 @@ from collections.abc import Collection, Container, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, NamedTuple, TypeAlias
 
-from anchorcheck.errors import GitError
+from anchorcheck.errors import AnchorcheckError, GitError
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.refs import common_dir, read_ref
 
@@ -136,6 +137,10 @@ def note_oversized(git_dir: str, commit: str, paths: Iterable[str], limit: int) 
 
 def _left_out(git_dir: str, commit: str) -> list[str]:
     return [f":(exclude,literal){p}" for p in sorted(_OVERSIZED.get((git_dir, commit), ()))]
+
+
+class ToolError(AnchorcheckError):
+    """A program other than git that is missing or failed: one line, exit 2."""
 
 
 class GitRepo:
@@ -1028,3 +1033,19 @@ def _parse_tree(out: str) -> list[TreeEntry]:
         mode, kind, oid, size = meta.split(None, 3)
         entries.append(TreeEntry(path, mode, kind, oid, int(size) if size.isdigit() else -1))
     return entries
+
+
+def run_tool(args: list[str], stdin: bytes, missing: str) -> bytes:
+    """Another program (Graphviz's `dot`), run as git is: an argument list, never a
+    shell, here in the one wing that starts processes. `missing`: the error when it is
+    not installed; one that fails says its first line of stderr."""
+    if shutil.which(args[0]) is None:
+        raise ToolError(missing)
+    try:
+        done = subprocess.run(args, input=stdin, capture_output=True, check=False, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise ToolError(f"{args[0]} failed: {exc}") from None
+    if done.returncode != 0:
+        first = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
+        raise ToolError(f"{args[0]} failed (exit {done.returncode}): {first}")
+    return done.stdout

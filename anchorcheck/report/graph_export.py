@@ -28,14 +28,13 @@ _BAD = {"dangling", "wrong-location", "ambiguous", "unknown-repo", "dangling-pat
 def export_graph(result: CheckResult) -> nx.MultiDiGraph:
     """A copy with plain attributes, and the finding codes on the nodes they concern."""
     codes: dict[str, set[str]] = defaultdict(set)
-    by_place: dict[tuple[str, str, int], list[str]] = defaultdict(list)
-    for node, data in result.graph.nodes(data=True):
-        if data.get("type") in ("reference", "anchor"):
-            by_place[(data["repo"], data["path"], data["line"])].append(node)
+    messages: dict[str, list[str]] = defaultdict(list)
     for ff in result.findings:
         f = ff.finding
-        for node in by_place.get((f.repo, f.path, f.line), []):
+        node = finding_node(result.graph, f.repo, f.path, f.line, f.column)
+        if node is not None:
             codes[node].add(f.code)
+            messages[node].append(f"{f.code} {f.message}")
     g = nx.MultiDiGraph()
     for node, data in result.graph.nodes(data=True):
         attrs = {
@@ -47,11 +46,23 @@ def export_graph(result: CheckResult) -> nx.MultiDiGraph:
             "kind": data.get("kind", ""),
             "status": data.get("status", ""),
             "codes": ",".join(sorted(codes.get(node, ()))),
+            "messages": "\n".join(messages.get(node, ())),
         }
         g.add_node(node, **attrs)
     for u, v, key in result.graph.edges(keys=True):
         g.add_edge(u, v, key=key, relation=key)
     return g
+
+
+def finding_node(g: nx.MultiDiGraph, repo: str, path: str, line: int, column: int) -> str | None:
+    """The node a finding is about, by identity: the reference (or anchor) that starts
+    at its line and column, else its file. Matched by line alone, a resolved link on the
+    same line as a broken one was drawn as broken too."""
+    for node in (f"ref:{repo}:{path}:{line}:{column - 1}", f"anchor:{repo}:{path}:{line}:{column - 1}",
+                 f"file:{repo}:{path}"):
+        if node in g:
+            return node
+    return None
 
 
 def _label(data: dict[str, object]) -> str:
@@ -118,10 +129,13 @@ def collapse(g: nx.MultiDiGraph, level: str) -> nx.MultiDiGraph:
             od = g.nodes[o] if o in g else {"repo": d["repo"], "path": d["path"]}
             out.add_node(o, type="repo" if o.startswith("repo:") else "file", repo=d["repo"],
                          path="" if o.startswith("repo:") else d["path"], line=0,
-                         label=od.get("label", o.split(":", 2)[-1]), kind="", status="", codes="")
+                         label=od.get("label", o.split(":", 2)[-1]), kind="", status="", codes="",
+                         messages="")
         if d["codes"]:
             merged = set(filter(None, out.nodes[o]["codes"].split(","))) | set(d["codes"].split(","))
             out.nodes[o]["codes"] = ",".join(sorted(merged))
+            said = (out.nodes[o]["messages"], d.get("messages", ""))
+            out.nodes[o]["messages"] = "\n".join(filter(None, said))
         if d["status"] in _BAD:
             out.nodes[o]["status"] = "problem"
     for (u, v), n in sorted(counts.items()):
@@ -156,6 +170,16 @@ def _by_repo(g: nx.MultiDiGraph) -> list[tuple[str, list[str]]]:
     return sorted(by_repo.items())
 
 
+def _repo_nodes(g: nx.MultiDiGraph) -> list[str]:
+    """Repo nodes drawn as nodes: those of a view collapsed to repos, which cite or are
+    cited, or hold nothing drawn. In the other views a repo is the box around its files."""
+    def drawn(n: str) -> bool:
+        edges = [k for *_, k in g.out_edges(n, keys=True)] + [k for *_, k in g.in_edges(n, keys=True)]
+        return any(k != "contains" for k in edges) or "contains" not in edges
+
+    return sorted(n for n, d in g.nodes(data=True) if d["type"] == "repo" and drawn(n))
+
+
 def _dot_string(text: str) -> str:
     text = safe_lines(text)  # control characters as `\\x1b` text; line breaks DOT's own
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
@@ -174,8 +198,13 @@ def to_dot(g: nx.MultiDiGraph) -> str:
             lines.append(f"    {_dot_string(node)} [label={_dot_string(label)}, shape={shape}"
                          f"{', ' + style if style else ''}];")
         lines.append("  }")
+    for node in _repo_nodes(g):
+        d = g.nodes[node]
+        style = ', style="dashed", color="red"' if d["codes"] or d["status"] == "problem" else ""
+        label = d["label"] + (f"\n[{d['codes']}]" if d["codes"] else "")
+        lines.append(f"  {_dot_string(node)} [label={_dot_string(label)}, shape=box3d{style}];")
     for u, v, key, d in g.edges(keys=True, data=True):
-        if g.nodes[u]["type"] == "repo":
+        if key == "contains" and g.nodes[u]["type"] == "repo":
             continue
         attrs = [f"label={_dot_string(str(d['count']))}"] if "count" in d else []
         if key == "misplaced" or d.get("broken"):
@@ -184,6 +213,16 @@ def to_dot(g: nx.MultiDiGraph) -> str:
         lines.append(f"  {_dot_string(u)} -> {_dot_string(v)}{tail};")
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def through_dot(dot: str, fmt: str) -> bytes:
+    """The DOT text drawn by Graphviz's `dot` as SVG or PNG; a clear error when `dot`
+    is not installed or fails."""
+    from anchorcheck.git.repo import run_tool
+
+    return run_tool(["dot", f"-T{fmt}"], dot.encode("utf-8"),
+                    missing="--format svg and png need Graphviz's `dot` on PATH (Debian: apt-get install "
+                            "graphviz; macOS: brew install graphviz); --format dot prints what it would draw")
 
 
 def _mermaid_text(text: str) -> str:
@@ -197,15 +236,34 @@ def to_mermaid(g: nx.MultiDiGraph) -> str:
     for level in (None, "files", "repos"):
         view = g if level is None else collapse(g, level)
         text = _mermaid(view)
-        edges = text.count(" --> ") + text.count(" -.-> ")
+        edges = text.count(" --> ") + text.count(" -.-> ") + text.count(" --- ")
         if len(text) <= MERMAID_MAX_CHARS and edges <= MERMAID_MAX_EDGES:
+            if level is not None:
+                _said.append(f"the graph is too large for Mermaid as asked ({g.number_of_nodes()} nodes): "
+                             f"collapsed to {level} (--collapse, --only-repo or --problems make it smaller)")
             return text
+    _said.append(f"the graph is too large for Mermaid even collapsed to repos ({len(text)} characters): "
+                 "GitHub may not render it")
     return text
+
+
+# What an export had to say about what it did (collapsed past what was asked): the
+# command prints it on stderr.
+_said: list[str] = []
+
+
+def said() -> list[str]:
+    """The notes of the last exports, emptied."""
+    out = list(_said)
+    _said.clear()
+    return out
 
 
 def _mermaid(g: nx.MultiDiGraph) -> str:
     ids = {node: f"n{i}" for i, node in enumerate(sorted(g.nodes))}
     lines = ["flowchart LR"]
+    for node in _repo_nodes(g):
+        lines.append(f'  {ids[node]}[["{_mermaid_text(g.nodes[node]["label"][:80])}"]]')
     for i, (repo, nodes) in enumerate(_by_repo(g)):
         lines.append(f'  subgraph r{i}["{_mermaid_text(repo)}"]')
         for node in sorted(nodes):
@@ -217,9 +275,11 @@ def _mermaid(g: nx.MultiDiGraph) -> str:
         lines.append("  end")
     bad_nodes = []
     for u, v, key, d in g.edges(keys=True, data=True):
-        if g.nodes[u]["type"] == "repo" or (key == "contains" and g.nodes[v]["type"] == "reference"):
+        if key == "contains" and g.nodes[u]["type"] == "repo":
             continue
-        arrow = " -.-> " if key == "misplaced" or d.get("broken") else " --> "
+        # A file holds its references (a line, no head); a reference cites (an arrow).
+        arrow = " --- " if key in ("contains", "defines") else \
+            " -.-> " if key == "misplaced" or d.get("broken") else " --> "
         label = f"|{d['count']}|" if "count" in d else ""
         lines.append(f"  {ids[u]}{arrow}{label}{ids[v]}")
     for node, d in g.nodes(data=True):

@@ -78,9 +78,13 @@ def test_dot_parses_back_with_clusters_and_dashed_problems(ws: WorkspaceBuilder)
     assert 'style="dashed", color="red"' in text
 
 
+# The lines we emit, in Mermaid's flowchart grammar: a repo drawn as a node is a
+# subroutine box (`[["repo"]]`); a file holds its references by a link without a head
+# (`---`), a reference cites by an arrow.
 _MERMAID_LINE = re.compile(
     r'^(flowchart LR|  subgraph r\d+\["[^"]*"\]|  end|    n\d+(\["[^"]*"\]|\("[^"]*"\)|\[/"[^"]*"/\])'
-    r'|  n\d+ (-->|-\.->) (\|\d+\|)?n\d+|  classDef problem .*|  class (n\d+,?)+ problem)$'
+    r'|  n\d+\[\["[^"]*"\]\]'
+    r'|  n\d+ (-->|-\.->|---) (\|\d+\|)?n\d+|  classDef problem .*|  class (n\d+,?)+ problem)$'
 )
 
 
@@ -248,3 +252,81 @@ def test_html_with_2000_anchors_renders_quickly(ws: WorkspaceBuilder, tmp_path: 
     finally:
         driver.quit()
 
+
+
+# -- views that say something (issue 29) --------------------------------------------
+
+
+def test_repo_views_draw_repos_and_their_citation_counts(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    mermaid = graph_out(ws, "--collapse", "repos")
+    mermaid_ok(mermaid)
+    ids = dict(re.findall(r'^  (n\d+)\[\["([^"]+)"\]\]$', mermaid, re.M))
+    assert sorted(ids.values()) == ["backend", "client", "runtime"]
+    runtime, client = (next(i for i, name in ids.items() if name == n) for n in ("runtime", "client"))
+    # The runtime's citations that reach the client: one resolves, one names the wrong
+    # file (so the arrow is dashed); the third names a heading that exists nowhere.
+    assert re.search(rf"^  {runtime} -\.-> \|2\|{client}$", mermaid, re.M), mermaid
+    dot = pydot.graph_from_dot_data(graph_out(ws, "--collapse", "repos", "--format", "dot"))[0]
+    assert sorted(n.get_name().strip('"') for n in dot.get_nodes() if n.get_name() not in ("node", "graph")) \
+        == ["repo:backend", "repo:client", "repo:runtime"]
+    [edge] = dot.get_edges()
+    assert (edge.get_source().strip('"'), edge.get_destination().strip('"'), edge.get("label").strip('"')) \
+        == ("repo:runtime", "repo:client", "2")
+
+
+def test_a_default_view_too_large_for_mermaid_says_it_collapsed(ws: WorkspaceBuilder) -> None:
+    big_workspace(ws)
+    r = run_cli("graph", cwd=ws.root)
+    assert r.code == 0, r.err
+    assert "collapsed to" in r.err and "too large for Mermaid" in r.err
+    assert " --> " in r.out or " -.-> " in r.out or "[[" in r.out  # not an empty flowchart
+    empty = run_cli("graph", "--anchor", "NO SUCH ANCHOR ANYWHERE", cwd=ws.root)
+    assert empty.code == 0 and "the view is empty" in empty.err
+
+
+def test_findings_belong_to_the_reference_that_caused_them(ws: WorkspaceBuilder) -> None:
+    # A resolved link and a broken one on the same line: only the broken one is a problem.
+    ws.repo("r", {"README.md": "See [the PV](templates/nfs-pv.yaml) and [gone](templates/gone.yaml).\n",
+                  "templates/nfs-pv.yaml": "kind: PersistentVolume\n"})
+    ws.config()
+    g = nx.node_link_graph(json.loads(graph_out(ws, "--format", "json")), edges="links")
+    refs = {d["label"] or n: (d["status"], d["codes"], d["messages"]) for n, d in g.nodes(data=True)
+            if d["type"] == "reference"}
+    by_status = sorted(refs.values())
+    assert [(s, c) for s, c, _ in by_status] == [("dangling-path", "AC105"), ("resolved", "")]
+    assert "AC105" in by_status[0][2] and "gone.yaml" in by_status[0][2]
+
+
+def test_mermaid_draws_each_file_holding_its_references(ws: WorkspaceBuilder) -> None:
+    workspace(ws)
+    text = graph_out(ws, "--only-repo", "runtime")
+    mermaid_ok(text)
+    assert " --- " in text  # the file jobs.py holds its three references
+
+
+def test_svg_and_png_through_graphviz_or_a_clear_error(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    workspace(ws)
+    if shutil.which("dot") is None:
+        r = run_cli("graph", "--format", "svg", cwd=ws.root)
+        assert r.code == 2 and r.err.count("\n") == 1 and "Graphviz" in r.err
+        assert os.environ.get("ANCHORCHECK_REQUIRE_BROWSER") != "1", "CI installs graphviz (.ci/run)"
+        return
+    svg = run_cli("graph", "--format", "svg", "--collapse", "repos", cwd=ws.root)
+    assert svg.code == 0, svg.err
+    assert "<svg" in svg.out and "runtime" in svg.out
+    out = tmp_path / "g.png"
+    png = run_cli("graph", "--format", "png", "-o", str(out), cwd=ws.root)
+    assert png.code == 0, png.err
+    assert out.read_bytes().startswith(b"\x89PNG\r\n\x1a\n")
+    # Without dot on PATH: one line, exit 2.
+    no_dot = tmp_path / "bin"
+    no_dot.mkdir()
+    os.symlink(shutil.which("git") or "/usr/bin/git", no_dot / "git")
+    env_path = f"{no_dot}"
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "anchorcheck", "graph", "--format", "svg"], cwd=ws.root,
+                          capture_output=True, text=True, env={**os.environ, "PATH": env_path}, check=False)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Graphviz" in done.stderr, done.stderr
