@@ -36,6 +36,12 @@ def export_graph(result: CheckResult) -> nx.MultiDiGraph:
             codes[node].add(f.code)
             messages[node].append(f"{f.code} {f.message}")
     g = nx.MultiDiGraph()
+    # Where each repo is browsed, at the commit checked: the HTML page links findings there.
+    # (As JSON text: GraphML holds no nested data.)
+    g.graph["repos"] = json.dumps({
+        spec.name: {"url": spec.url or "", "commit": result.index.snapshots[spec.name].commit}
+        for spec in result.workspace.repos if spec.name in result.index.snapshots
+    })
     for node, data in result.graph.nodes(data=True):
         attrs = {
             "type": data.get("type", ""),
