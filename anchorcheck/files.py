@@ -34,6 +34,9 @@ def write_atomically_bytes(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+        # mkstemp makes the file 0600: a report is as readable as any file the user
+        # writes (the umask's mode), or keeps the mode of the one it replaces.
+        os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -41,6 +44,15 @@ def write_atomically_bytes(path: Path, data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except OSError:
+        mask = os.umask(0)
+        os.umask(mask)
+        return 0o666 & ~mask
 
 
 def work_tree_file(work_tree: Path, path: str) -> Path:
