@@ -336,3 +336,17 @@ def test_a_change_to_a_charts_content_without_a_bump_trips_the_guard(ws: Workspa
     adv = advise(analyse(workspace, specs, {}))
     assert sorted((f.finding.change, f.finding.path) for f in adv.findings if f.finding.code == "AC306") == [
         ("client#1", "charts/app/Chart.yaml"), ("client#1", "pyproject.toml")]
+
+
+def test_a_subchart_is_guarded_as_part_of_its_parent(ws: WorkspaceBuilder) -> None:
+    # prometheus-community/helm-charts vendors CRDs as a subchart (charts/X/charts/crds):
+    # a PR bumps X and updates the CRDs, and the subchart's own version stays.
+    ws.repo("c", {"charts/x/Chart.yaml": "name: x\nversion: 1.0.0\n",
+                  "charts/x/charts/crds/Chart.yaml": "name: crds\nversion: 0.0.0\n",
+                  "charts/x/charts/crds/crds/a.yaml": "kind: CustomResourceDefinition\n"})
+    ws.pr("c", "bumped", {"charts/x/Chart.yaml": "name: x\nversion: 1.0.1\n",
+                          "charts/x/charts/crds/crds/a.yaml": "kind: CustomResourceDefinition\n# v2\n"})
+    ws.pr("c", "unbumped", {"charts/x/charts/crds/crds/a.yaml": "kind: CustomResourceDefinition\n# v3\n"})
+    adv = advisory(ws, "c#1=bumped", "c#2=unbumped")
+    assert [(f.finding.change, f.finding.path) for f in adv.findings if f.finding.code == "AC306"] == [
+        ("c#2", "charts/x/Chart.yaml")]
