@@ -27,23 +27,32 @@ def write_atomically_bytes(path: Path, data: bytes) -> None:
     folder no step uploads. Any failure is one line (OutputError), exit code 2."""
     if not path.parent.is_dir():
         raise OutputError(f"{path}: cannot write: no folder {path.parent}")
+    tmp = _fresh_beside(path, data)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError as exc:
-        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
         # mkstemp makes the file 0600: a report is as readable as any file the user
         # writes (the umask's mode), or keeps the mode of the one it replaces.
         os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        Path(tmp).unlink(missing_ok=True)  # (renamed: nothing left to remove)
+
+
+def _fresh_beside(path: Path, data: bytes) -> str:
+    """A new file holding `data` in `path`'s folder (mkstemp: O_EXCL and a random name,
+    so a committed `FILE.tmp` symlink is never written through); its name."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".anchorcheck", dir=path.parent)
+    except OSError as exc:
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return tmp
 
 
 def _mode_for(path: Path) -> int:
@@ -94,26 +103,22 @@ def read_no_follow(target: Path) -> bytes:
 def replace_if_unchanged(target: Path, expected: bytes, data: bytes) -> bool:
     """Write `data` over `target` only if it still holds `expected` (compare and swap):
     an edit saved meanwhile is never lost, the file is left as it is (False). The new
-    text goes to a fresh temp file in the same folder (O_EXCL, a random name: a
-    committed `FILE.tmp` symlink is never written through), then is renamed over the
-    file, whose own symlink-ness is checked again at that moment."""
-    folder = target.parent
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".anchorcheck", dir=folder)
+    text goes to a fresh temp file in the same folder, then is renamed over the file,
+    whose own symlink-ness is checked again at that moment."""
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+        tmp = _fresh_beside(target, data)
+    except OSError as exc:
+        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    try:
         st = os.lstat(target)
         if not stat.S_ISREG(st.st_mode):
             raise OutputError(f"{target}: refused: it became a symlink or not a regular file")
         os.chmod(tmp, stat.S_IMODE(st.st_mode))
         if read_no_follow(target) != expected:
-            Path(tmp).unlink(missing_ok=True)
             return False
         os.replace(tmp, target)
         return True
     except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    finally:
+        Path(tmp).unlink(missing_ok=True)  # (renamed: nothing left to remove)
