@@ -232,10 +232,29 @@ def read_blocks(lines: list[str]) -> list[Block]:
             out.append(Block("prose", leaf.start, leaf.end))
         leaf = None
 
+    special = _LEAF_START | _CONTAINER_START
     for n, raw in enumerate(lines):
         line = raw.rstrip("\r")
         if "\t" in line:
             line = line.expandtabs(4)
+        if not stack:
+            # Outside every container (most lines of most documents), the two commonest
+            # lines take a short way, to the same end as the general one below: a line
+            # of an open fence, and a line of prose that opens nothing.
+            if leaf is not None and leaf.kind == "fence":
+                assert isinstance(leaf.close, str)
+                leaf.end = n + 1
+                if closes_fence(line, leaf.close):
+                    finish()
+                continue
+            stripped = line.lstrip(" ")
+            if stripped and stripped[0] not in special and (leaf is None or leaf.kind == "para"):
+                if leaf is not None:
+                    _extend(leaf, n, line)
+                    continue
+                if len(line) - len(stripped) < 4:
+                    leaf = _Leaf("para", n, n + 1, depth=0, text=[line], col=0)
+                    continue
         pos, matched = _match_containers(line, stack)
         rest = line[pos:]
         blank = not rest.strip(" ")
