@@ -49,6 +49,9 @@ def _fresh_beside(path: Path, data: bytes) -> str:
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot write: {exc.strerror or exc}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -105,10 +108,7 @@ def replace_if_unchanged(target: Path, expected: bytes, data: bytes) -> bool:
     an edit saved meanwhile is never lost, the file is left as it is (False). The new
     text goes to a fresh temp file in the same folder, then is renamed over the file,
     whose own symlink-ness is checked again at that moment."""
-    try:
-        tmp = _fresh_beside(target, data)
-    except OSError as exc:
-        raise OutputError(f"{target}: cannot write: {exc.strerror or exc}") from None
+    tmp = _fresh_beside(target, data)
     try:
         st = os.lstat(target)
         if not stat.S_ISREG(st.st_mode):

@@ -88,16 +88,13 @@ def unbumped(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
 def stale_comments(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
                    changed_by_repo: dict[str, list[str]]) -> list[FingerprintedFinding]:
     """AC206 for the change since each base, as merge-order tells it for a PR."""
-    from anchorcheck.pr.stale import RepoChange, change_stale
+    from anchorcheck.pr.stale import stale_since
 
     rule = REGISTRY["AC206"]
-    resolved = {res.reference: res for res in result.resolutions}
-    changes = [RepoChange(repo, git, base, commit, tuple(changed_by_repo[repo]))
-               for repo, (git, base, commit) in bases.items()]
-    found = [rule.finding(s.repo, s.path, s.line, s.col, s.message(), s.replaced.old, s.replaced.new)
-             for s in change_stale(changes, result.index, resolved.__getitem__,
-                                   result.workspace.settings.max_file_size)]
-    return list(fingerprint(found))
+    found = stale_since(bases, changed_by_repo, result.index, result.resolutions,
+                        result.workspace.settings.max_file_size)
+    return list(fingerprint(rule.finding(s.repo, s.path, s.line, s.col, s.message(), s.replaced.old,
+                                         s.replaced.new) for s in found))
 
 
 def only_changed(

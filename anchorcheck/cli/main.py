@@ -651,7 +651,7 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         g = gx.collapse(g, collapse)
     if fmt in ("svg", "png"):
         text_or_bytes = gx.through_dot(gx.to_dot(g), fmt)
-        _tell_about_view(g, gx.said())
+        _tell_about_view(g, [])
         if output is None:
             sys.stdout.buffer.write(text_or_bytes)
             sys.stdout.flush()
@@ -660,10 +660,11 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
 
             write_atomically_bytes(output, text_or_bytes)
         return
-    render = {"dot": gx.to_dot, "mermaid": gx.to_mermaid, "json": gx.to_json,
+    notes: list[str] = []
+    render = {"dot": gx.to_dot, "mermaid": lambda view: gx.to_mermaid(view, notes), "json": gx.to_json,
               "graphml": gx.to_graphml, "html": gx.to_html}[fmt]
     text = render(g)
-    _tell_about_view(g, gx.said())
+    _tell_about_view(g, notes)
     if output is None:
         click.echo(text, nl=False)
     else:

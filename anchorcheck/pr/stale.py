@@ -24,7 +24,7 @@ from __future__ import annotations
 import bisect
 import difflib
 import re
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from anchorcheck.extract.languages import language_of
@@ -154,43 +154,44 @@ def file_change(repo: str, path: str, hunks: Sequence[Hunk], old_text: str, new_
             continue
         old = _tokens(old_lines, h.old_start, len(h.old), old_comments, pattern)
         new = _tokens(new_lines, h.new_start, len(h.new), new_comments, pattern)
-        found.extend(_replacements(repo, path, old, new, family))
+        found.extend(_replacements(repo, path, old, new))
     return FileChange(repo, path, family, tuple(found), new_lines, new_comments, frozenset(touched))
 
 
 def _tokens(lines: Sequence[str], start: int, count: int, comments: Sequence[Comment],
-            pattern: re.Pattern[str]) -> list[tuple[str, int, bool]]:
-    """(token, line, is a value) of the code on `count` lines from `start`; a line
-    break is a token of its own, so that tokens line up line by line."""
-    out: list[tuple[str, int, bool]] = []
+            pattern: re.Pattern[str]) -> list[tuple[str, int]]:
+    """(token, line) of the code on `count` lines from `start`; a line break is a token
+    of its own, so that tokens line up line by line."""
+    out: list[tuple[str, int]] = []
     for n in range(start, start + count):
-        code = _code_part(lines, n, comments)
-        colon = _value_start(code)
-        for m in pattern.finditer(code):
-            value = (colon is not None and m.start() >= colon) or _in_string(code, m.start())
-            out.append((m.group(0), n, value))
-        out.append(("\n", n, False))
+        out.extend((tok, n) for tok in pattern.findall(_code_part(lines, n, comments)))
+        out.append(("\n", n))
     return out
 
 
-def _replacements(repo: str, path: str, old: list[tuple[str, int, bool]],
-                  new: list[tuple[str, int, bool]], family: str) -> Iterator[Replaced]:
-    a, b = [t for t, _, _ in old], [t for t, _, _ in new]
+def _replacements(repo: str, path: str, old: list[tuple[str, int]],
+                  new: list[tuple[str, int]]) -> Iterator[Replaced]:
+    a, b = [t for t, _ in old], [t for t, _ in new]
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     if matcher.ratio() < _SIMILAR_MIN:
         return
     before, after = set(a), set(b)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op != "replace" or i2 - i1 != j2 - j1 or i2 - i1 > 3:
-            continue
-        for (old_tok, _, value), (new_tok, line, _) in zip(old[i1:i2], new[j1:j2], strict=True):
+    for i1, i2, j1, j2 in _one_for_one(matcher):
+        for (old_tok, _), (new_tok, line) in zip(old[i1:i2], new[j1:j2], strict=True):
             if old_tok == "\n" or new_tok == "\n" or old_tok in after or new_tok in before:
                 continue  # a token moved or kept elsewhere on these lines is not replaced
-            if _worth(old_tok, value, family) and new_tok not in _NEVER:
+            if _worth(old_tok) and new_tok not in _NEVER:
                 yield Replaced(repo, path, line, old_tok, new_tok)
 
 
-def _worth(token: str, value: bool, family: str) -> bool:
+def _one_for_one(matcher: difflib.SequenceMatcher[str]) -> Iterator[tuple[int, int, int, int]]:
+    """The spans of up to three tokens replaced by as many."""
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "replace" and i2 - i1 == j2 - j1 <= 3:
+            yield i1, i2, j1, j2
+
+
+def _worth(token: str) -> bool:
     """Whether a replaced token is one a comment names only as code: not a keyword,
     and not a one-character name or number."""
     if token in _NEVER or len(token) < 2:
@@ -200,9 +201,9 @@ def _worth(token: str, value: bool, family: str) -> bool:
 
 def _code_like(token: str) -> bool:
     """A token no prose word looks like: it holds `_`, `-`, a digit, a capital past
-    its first letter, or is all capitals. Other tokens (`timeout`, `Recreate`) are
-    checked only where the comment writes them as code, or where the token was a
-    value (`type: Recreate`, a string literal)."""
+    its first letter, or is all capitals. Other tokens (`timeout`, `Recreate`) count
+    only where the comment writes them as code (_as_code), or as a config file's
+    capitalised value (_capital_value)."""
     return (any(c in "_-$." or c.isdigit() for c in token) or any(c.isupper() for c in token[1:])
             or (token.isupper() and len(token) > 2))
 
@@ -231,23 +232,6 @@ def _comment_at(comments: Sequence[Comment], n: int) -> Comment | None:
 
 
 _KEY_VALUE = compiled_on_use(r"^\s*-?\s*[\w.\"'/-]+\s*[:=]\s*")
-
-
-def _value_start(code: str) -> int | None:
-    m = _KEY_VALUE.match(code)
-    return m.end() if m else None
-
-
-def _in_string(code: str, pos: int) -> bool:
-    """Whether offset `pos` of one line of code is inside a quoted string."""
-    quote = ""
-    for i, c in enumerate(code[:pos]):
-        if quote:
-            if c == quote and code[i - 1] != "\\":
-                quote = ""
-        elif c in "\"'`":
-            quote = c
-    return bool(quote)
 
 
 def governed(fc: FileChange, comment: Comment) -> tuple[int, int] | None:
@@ -482,8 +466,7 @@ def _may_replace(h: Hunk, path: str) -> bool:
     pattern = _CONFIG_TOKEN if language_of(path) in _CONFIG else _TOKEN
     a = [t for line in h.old for t in (*pattern.findall(line), "\n")]
     b = [t for line in h.new for t in (*pattern.findall(line), "\n")]
-    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
-    return any(op == "replace" and i2 - i1 == j2 - j1 <= 3 for op, i1, i2, j1, j2 in ops)
+    return any(True for _ in _one_for_one(difflib.SequenceMatcher(None, a, b, autojunk=False)))
 
 
 def citations(changes: Sequence[FileChange], refs: Iterable[Reference],
@@ -511,6 +494,17 @@ def citations(changes: Sequence[FileChange], refs: Iterable[Reference],
             if (a.repo, a.path) in files:
                 yield Citing(ref.repo, ref.path, ref.line, a.repo, a.path, heading_line=a.line,
                              heading=a.display)
+
+
+def stale_since(bases: Mapping[str, tuple[GitRepo, str, str]], changed: Mapping[str, Sequence[str]],
+                index: WorkspaceIndex, resolutions: Iterable[Resolution], max_size: int,
+                ) -> list[StaleComment]:
+    """AC206 for `check --changed-only` and `fix --changed-only`: the change since each
+    repo's base (check/changed.py's bases), read against the checked workspace."""
+    resolved = {res.reference: res for res in resolutions}
+    changes = [RepoChange(repo, git, base, commit, tuple(changed[repo]))
+               for repo, (git, base, commit) in bases.items()]
+    return change_stale(changes, index, resolved.__getitem__, max_size)
 
 
 def change_stale(repo_changes: Sequence[RepoChange], index: WorkspaceIndex,

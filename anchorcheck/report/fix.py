@@ -120,12 +120,10 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
 def stale_comment_edits(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
                         changed_by_repo: dict[str, list[str]]) -> list[Edit]:
     """AC206: the new token, put where a stale comment names the old one."""
-    from anchorcheck.pr.stale import RepoChange, change_stale
+    from anchorcheck.pr.stale import stale_since
 
-    resolved = {res.reference: res for res in result.resolutions}
-    changes = [RepoChange(repo, git, base, commit, tuple(changed_by_repo[repo]))
-               for repo, (git, base, commit) in bases.items()]
-    found = change_stale(changes, result.index, resolved.__getitem__, result.workspace.settings.max_file_size)
+    found = stale_since(bases, changed_by_repo, result.index, result.resolutions,
+                        result.workspace.settings.max_file_size)
     return [Edit(s.repo, s.path, s.line, s.replaced.old, s.replaced.new, "AC206", token=True) for s in found]
 
 

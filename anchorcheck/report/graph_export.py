@@ -237,32 +237,22 @@ def _mermaid_text(text: str) -> str:
     return safe_text(" ".join(text.split()))
 
 
-def to_mermaid(g: nx.MultiDiGraph) -> str:
-    """Mermaid, collapsing to files, then repos, while it would exceed GitHub's limits."""
+def to_mermaid(g: nx.MultiDiGraph, notes: list[str] | None = None) -> str:
+    """Mermaid, collapsing to files, then repos, while it would exceed GitHub's limits;
+    `notes` is told when it collapsed past what was asked (the command says so)."""
+    said = notes if notes is not None else []
     for level in (None, "files", "repos"):
         view = g if level is None else collapse(g, level)
         text = _mermaid(view)
         edges = text.count(" --> ") + text.count(" -.-> ") + text.count(" --- ")
         if len(text) <= MERMAID_MAX_CHARS and edges <= MERMAID_MAX_EDGES:
             if level is not None:
-                _said.append(f"the graph is too large for Mermaid as asked ({g.number_of_nodes()} nodes): "
-                             f"collapsed to {level} (--collapse, --only-repo or --problems make it smaller)")
+                said.append(f"the graph is too large for Mermaid as asked ({g.number_of_nodes()} nodes): "
+                            f"collapsed to {level} (--collapse, --only-repo or --problems make it smaller)")
             return text
-    _said.append(f"the graph is too large for Mermaid even collapsed to repos ({len(text)} characters): "
-                 "GitHub may not render it")
+    said.append(f"the graph is too large for Mermaid even collapsed to repos ({len(text)} characters): "
+                "GitHub may not render it")
     return text
-
-
-# What an export had to say about what it did (collapsed past what was asked): the
-# command prints it on stderr.
-_said: list[str] = []
-
-
-def said() -> list[str]:
-    """The notes of the last exports, emptied."""
-    out = list(_said)
-    _said.clear()
-    return out
 
 
 def _mermaid(g: nx.MultiDiGraph) -> str:
