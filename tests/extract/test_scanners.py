@@ -375,6 +375,53 @@ def test_matched_blocks_are_what_the_family_pattern_finds(data: st.DataObject, f
     assert scan(text, family) == [_build(text, block, loc) for block in _blocks(text, spans)]
 
 
+_YAML_BITS = st.sampled_from([*"ab #\"'\\\n\t:{}-|&;()/*", "''", "{{", "}}", "{{/*", "*/}}", "{{- /* c */ -}}",
+                              "a#b", "  # c\n", "\u00a0", "\x0c", "\r\n", "key: |\n", "'it''s'", "x"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(text=st.lists(_YAML_BITS, max_size=60).map("".join))
+def test_yaml_spans_are_what_the_family_pattern_finds(text: str) -> None:
+    from anchorcheck.extract.scanners import _yaml_spans
+
+    # The family pattern's search loop, one string, action and comment at a time.
+    assert list(_yaml_spans(text)) == list(_spans(text, _FAMILIES["yaml"], None))
+    assert list(_yaml_spans(text)) == list(_spans(text, _FAMILIES["yaml"], _FIRST["yaml"]))
+
+
+def _block_scalar_lines_line_by_line(text: str) -> frozenset[int]:
+    """The reference: every line read in turn (the implementation before
+    yaml_block_scalars read only the lines that can open a scalar)."""
+    from anchorcheck.extract.scanners import _yaml_scalar_owner
+
+    hidden: set[int] = set()
+    owner = -1
+    for number, line in enumerate(text.split("\n"), start=1):
+        indent = len(line) - len(line.lstrip(" "))
+        if owner >= 0:
+            if not line.strip() or indent > owner:
+                hidden.add(number)
+                continue
+            owner = -1
+        if "|" in line or ">" in line:
+            owner = _yaml_scalar_owner(line)
+    return frozenset(hidden)
+
+
+_SCALAR_BITS = st.sampled_from(["a: |", "- |", "- run: >-", "k: |2", "x", "  y", "    z", "  - b: |+", " # c",
+                                "a: | # c", "b: 'x' >", "|", ">", "", " ", "\t", "\u00a0", "\r", "- - k: |",
+                                "{{ x | quote }}", "a: |-2 ", "a: > #c", "b: |\t#x", "c: |#x", "d: >+\x0c"])
+
+
+@settings(max_examples=500, deadline=None)
+@given(lines=st.lists(_SCALAR_BITS, max_size=25), end=st.sampled_from(["", "\n"]))
+def test_yaml_block_scalars_are_the_lines_read_one_by_one(lines: list[str], end: str) -> None:
+    from anchorcheck.extract.scanners import yaml_block_scalar_lines
+
+    text = "\n".join(lines) + end
+    assert yaml_block_scalar_lines(text) == _block_scalar_lines_line_by_line(text)
+
+
 _SELECT_BITS = st.sampled_from([
     *"aAZ #:(`!~_\n\t1\x00", "Note [", "see ", "See 'X'", "SEE FOO", "per ", "cf.", "described", "§", "](",
     "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at 3", "on line 4", "at\n:5", "x:7",
