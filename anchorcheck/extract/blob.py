@@ -19,7 +19,7 @@ from anchorcheck.extract.headings import (
     rust_doc_headings,
 )
 from anchorcheck.extract.scanners import scan
-from anchorcheck.extract.triggers import MARKDOWN_INTEREST, keep_test
+from anchorcheck.extract.triggers import MARKDOWN_KEEP, keep_test
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.comment import JoinedText
 from anchorcheck.model.pickling import by_constructor
@@ -59,7 +59,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         from anchorcheck.extract.markdown import read_markdown, used_definitions
 
         # Caps headings are not read in Markdown (its anchors are its headings).
-        comments, md_anchors = read_markdown(text, keep=MARKDOWN_INTEREST)
+        comments, md_anchors = read_markdown(text, keep=MARKDOWN_KEEP)
         anchors = md_anchors if options.markdown else []
         definitions = None
         joined = [JoinedText.of(comment) for comment in comments]

@@ -16,6 +16,7 @@ markdown-it-py still renders a heading's inline markup to the text GitHub slugs
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -68,13 +69,22 @@ def read_markdown(
 ) -> tuple[list[Comment], list[Anchor]]:
     """Comments for the heading and prose blocks, and an anchor per heading. With
     `keep`, a block becomes a Comment only if `keep(block text, 0, len)` holds
-    (headings are anchors either way), as `scanners.scan` does for code comments."""
+    (headings are anchors either way), as `scanners.scan` does for code comments; a
+    KeepTest is asked of all the blocks at once."""
     lines = text.split("\n")
     comments: list[Comment] = []
     anchors: list[Anchor] = []
     seen_slugs: dict[str, int] = {}
     parsed = 0
-    for block in read_blocks(document_lines(lines)):
+    blocks = read_blocks(document_lines(lines))
+    select = getattr(keep, "select", None)
+    if select is not None:  # a KeepTest: every block tested at once
+        starts = [0, *itertools.accumulate(map((1).__add__, map(len, lines)))]  # line offsets
+        last = len(lines)
+        kept = select(text, [(starts[b.start], starts[min(b.end, last)] - 1) for b in blocks])
+    else:
+        kept = [keep is None or keep(body := "\n".join(lines[b.start:b.end]), 0, len(body)) for b in blocks]
+    for block, keep_block in zip(blocks, kept, strict=True):
         if block.kind == "heading":
             source, custom = block.title, _ATTRIBUTES.search(block.title)
             if custom is not None:  # `## Type hints {#type-hints}`: its id is the fragment
@@ -100,7 +110,7 @@ def read_markdown(
             anchors.append(Anchor.make(title, AnchorKind.MARKDOWN, block.start + 1, col, slug))
         # (A heading's own `<a name="x"></a>` too.)
         anchors.extend(_explicit_anchors(lines, block))
-        if keep is None or keep(body := "\n".join(lines[block.start:block.end]), 0, len(body)):
+        if keep_block:
             comments.append(_comment(lines, block))
     if "{" in text and ("```" in text or "~~~" in text):
         anchors.extend(_fence_ids(lines))

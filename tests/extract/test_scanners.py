@@ -261,7 +261,7 @@ def test_the_keep_test_drops_only_blocks_that_give_nothing(text: str, language: 
     options = ExtractOptions()
     kept = extract(text, language, options)
     with mock.patch.object(extract_module, "keep_test", lambda *_: lambda *_: True), \
-            mock.patch.object(extract_module, "MARKDOWN_INTEREST", lambda *_: True):
+            mock.patch.object(extract_module, "MARKDOWN_KEEP", lambda *_: True):
         every = extract(text, language, options)
     assert dataclasses.replace(kept, comments=0) == dataclasses.replace(every, comments=0)
 
