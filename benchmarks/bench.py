@@ -3,9 +3,17 @@
     python benchmarks/bench.py --package networkx --package pygments \
         --snapshot /path/to/ghc.git@cc5805521a46160cc979b7e94798899aec089ba5
 
+    python benchmarks/bench.py --corpus packages --package networkx --package pygments \
+        --corpus history --snapshot /work/.mirror/git+git/repo@HEAD \
+        --snapshot /work/.mirror/helm+helm/repo@HEAD
+
 --package NAME   the installed sources of a package, committed into a temp repo
 --tree DIR       any directory, committed into a temp repo
---snapshot G@REF an existing git dir (work tree or bare) at REF, used as is
+--snapshot [NAME=]G@REF  an existing git dir (work tree or bare) at REF, used as is;
+                 named NAME, else after G (`owner+name/repo` after owner-name)
+--corpus NAME    the repos after it form a workspace of their own, NAME: each repeat
+                 runs every step on each workspace in turn, and each gets its own
+                 table (without it, one workspace of every repo given)
 
 It times, in one run: `git cat-file --batch` reading every blob of every repo, `git
 grep -c` of the anchor and reference triggers, anchorcheck cold (empty cache), warm
@@ -39,6 +47,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from anchorcheck.git.repobuilder import git
@@ -115,44 +124,66 @@ def cat_file_all(gitdir: str, ref: str) -> tuple[int, int]:
     return len(blobs), sum(sizes)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--package", action="append", default=[])
-    ap.add_argument("--tree", action="append", default=[], type=Path)
-    ap.add_argument("--snapshot", action="append", default=[])
-    ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--keep", type=Path, help="build the workspace here and keep it")
-    args = ap.parse_args()
-    root = args.keep or Path(tempfile.mkdtemp(prefix="anchorcheck-bench-"))
-    root.mkdir(parents=True, exist_ok=True)
-    repos: list[tuple[str, str, str]] = []  # (name, path, ref)
-    for name in args.package:
-        dest = root / name
-        if not dest.exists():
-            commit_tree(package_dir(name), dest)
-        repos.append((name, str(dest), "main"))
-    for tree in args.tree:
-        dest = root / tree.name
-        if not dest.exists():
-            commit_tree(tree, dest)
-        repos.append((tree.name, str(dest), "main"))
-    for item in args.snapshot:
-        path, _, ref = item.partition("@")
-        repos.append((Path(path).name.removesuffix(".git").replace("+", "-") or "snap", path, ref or "HEAD"))
-    if not repos:
-        raise SystemExit("bench: give at least one --package, --tree or --snapshot")
-    config = root / "anchorcheck.toml"
-    config.write_text("".join(f'[[repo]]\nname = "{n}"\npath = "{p}"\nref = "{r}"\n\n' for n, p, r in repos))
+class _InOrder(argparse.Action):
+    """Keeps every repo option and `--corpus` in the order given."""
 
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        namespace.items = [*getattr(namespace, "items", []), (self.dest, values)]
+
+
+def snapshot_name(item: str) -> tuple[str, str, str]:
+    """(name, path, ref) of a `--snapshot [NAME=]GITDIR[@REF]`."""
+    name, eq, rest = item.partition("=")
+    if not eq:
+        name, rest = "", item
+    path, _, ref = rest.partition("@")
+    if not name:
+        p = Path(path)
+        # A fetch snapshot is `owner+name/repo` (or `.../repo/.git`): named after owner+name.
+        while p.name in ("repo", ".git") and p.parent != p:
+            p = p.parent
+        name = p.name.removesuffix(".git").replace("+", "-") or "snap"
+    return name, path, ref or "HEAD"
+
+
+@dataclass
+class Corpus:
+    """One workspace of the bench, its configs, and what each step measured on it."""
+
+    name: str
+    root: Path
+    repos: list[tuple[str, str, str]]  # (name, path, ref)
+    config: Path = Path()
+    pr_config: Path = Path()
+    moved_config: Path = Path()
+    work: Path = Path()
+    blobs: int = 0
+    size: int = 0
+    rows: dict[str, list[float]] = field(default_factory=dict)
+    stolen: dict[str, list[float | None]] = field(default_factory=dict)
+    peaks: list[float] = field(default_factory=list)
+
+
+def build(corpus: Corpus) -> None:
+    """Write the corpus's configs, and a PR touching 10 files of its first repo."""
+    corpus.root.mkdir(parents=True, exist_ok=True)
+    names = [n for n, _, _ in corpus.repos]
+    if len(set(names)) != len(names):
+        raise SystemExit(f"bench: two repos of {corpus.name!r} have one name: {names} "
+                         "(name them NAME=GITDIR)")
+    config = corpus.config = corpus.root / "anchorcheck.toml"
+    config.write_text("".join(f'[[repo]]\nname = "{n}"\npath = "{p}"\nref = "{r}"\n\n'
+                              for n, p, r in corpus.repos))
     # A PR touching 10 files of the first repo, on a branch of a clone we may write to.
-    first_name, first_path, first_ref = repos[0]
-    pr_repo = root / f"{first_name}-pr"
+    first_name, first_path, first_ref = corpus.repos[0]
+    pr_repo = corpus.root / f"{first_name}-pr"
     if not pr_repo.exists():
         subprocess.run(["git", "clone", "-q", "--bare", first_path, str(pr_repo)], check=True)
     files = subprocess.run(["git", f"--git-dir={pr_repo}", "ls-tree", "-r", "--name-only", first_ref],
                            capture_output=True, text=True, check=True).stdout.split()
     touched = [f for f in files if f.endswith((".py", ".hs", ".md", ".yaml"))][:10]
-    work = Path(tempfile.mkdtemp(prefix="bench-pr-"))
+    work = corpus.work = Path(tempfile.mkdtemp(prefix="bench-pr-"))
     subprocess.run(["git", "clone", "-q", str(pr_repo), str(work / "w")], check=True)
     start_point = f"origin/{first_ref}" if first_ref != "HEAD" else "HEAD"
     git(work / "w", "checkout", "-q", "-B", "bench-pr", start_point)
@@ -161,92 +192,158 @@ def main() -> None:
             fh.write("\n# see BENCH HEADING NUMBER ONE in nowhere.py\n")
     git(work / "w", "commit", "-q", "-am", "bench: touch 10 files")
     git(work / "w", "push", "-q", "-f", "origin", "bench-pr")
-    pr_config = root / "anchorcheck-pr.toml"
-    pr_config.write_text(config.read_text().replace(f'path = "{first_path}"', f'path = "{pr_repo}"', 1))
+    corpus.pr_config = corpus.root / "anchorcheck-pr.toml"
+    corpus.pr_config.write_text(
+        config.read_text().replace(f'path = "{first_path}"', f'path = "{pr_repo}"', 1))
     # The nightly case: the first repo moved to the PR's commit, the rest unchanged.
-    moved_config = root / "anchorcheck-moved.toml"
-    moved_text = pr_config.read_text().replace(
+    corpus.moved_config = corpus.root / "anchorcheck-moved.toml"
+    moved_text = corpus.pr_config.read_text().replace(
         f'path = "{pr_repo}"\nref = "{first_ref}"', f'path = "{pr_repo}"\nref = "bench-pr"', 1)
-    if moved_text == pr_config.read_text():
+    if moved_text == corpus.pr_config.read_text():
         raise SystemExit("bench: could not point the first repo at the PR's commit")
-    moved_config.write_text(moved_text)
+    corpus.moved_config.write_text(moved_text)
 
-    steps = ("cat-file", "git grep", "cold", "cat-file again", "warm", "pr", "moved", "from indexes",
-             "python")
-    rows: dict[str, list[float]] = {k: [] for k in steps}
-    stolen: dict[str, list[float | None]] = {k: [] for k in steps}
-    peaks: list[float] = []
+
+_STEPS = ("cat-file", "git grep", "cold", "cat-file again", "warm", "pr", "moved", "from indexes", "python")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for option in ("--corpus", "--package", "--tree", "--snapshot"):
+        ap.add_argument(option, action=_InOrder)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--keep", type=Path, help="build the workspaces here and keep them")
+    args = ap.parse_args()
+    root = args.keep or Path(tempfile.mkdtemp(prefix="anchorcheck-bench-"))
+    root.mkdir(parents=True, exist_ok=True)
+    corpora: list[Corpus] = []
+    for kind, value in getattr(args, "items", []):
+        if kind == "corpus" or not corpora:
+            name = value if kind == "corpus" else "workspace"
+            if any(c.name == name for c in corpora):
+                raise SystemExit(f"bench: two corpora named {name!r}")
+            corpora.append(Corpus(name, root / name if kind == "corpus" else root, []))
+            if kind == "corpus":
+                continue
+        corpus = corpora[-1]
+        if kind == "package":
+            dest = corpus.root / value
+            if not dest.exists():
+                commit_tree(package_dir(value), dest)
+            corpus.repos.append((value, str(dest), "main"))
+        elif kind == "tree":
+            tree = Path(value)
+            dest = corpus.root / tree.name
+            if not dest.exists():
+                commit_tree(tree, dest)
+            corpus.repos.append((tree.name, str(dest), "main"))
+        else:
+            corpus.repos.append(snapshot_name(value))
+    if not corpora or any(not c.repos for c in corpora):
+        raise SystemExit("bench: give at least one --package, --tree or --snapshot (in each --corpus)")
+    for corpus in corpora:
+        build(corpus)
+        corpus.rows = {k: [] for k in _STEPS}
+        corpus.stolen = {k: [] for k in _STEPS}
     exe = [sys.executable, "-m", "anchorcheck"]
-    gitdirs = [(_gitdir(path), ref) for _, path, ref in repos]
 
     # Bytecode caching on, as an installed Python has it: with it off (some CI images set
     # PYTHONDONTWRITEBYTECODE) every run compiles the package again.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"CI": "1"}
 
-    def step(row: str, work: Callable[[], object]) -> None:
+    def step(corpus: Corpus, row: str, work: Callable[[], object]) -> None:
         """Time `work` as one repeat of `row`, with the CPU time stolen meanwhile."""
         steal = Stolen()
         start = time.perf_counter()
         work()
-        rows[row].append(time.perf_counter() - start)
-        stolen[row].append(steal.share())
+        corpus.rows[row].append(time.perf_counter() - start)
+        corpus.stolen[row].append(steal.share())
 
-    def read_all() -> list[tuple[int, int]]:
-        return [cat_file_all(gitdir, ref) for gitdir, ref in gitdirs]
+    def read_all(corpus: Corpus) -> list[tuple[int, int]]:
+        return [cat_file_all(_gitdir(path), ref) for _, path, ref in corpus.repos]
 
-    def grep_all() -> None:
-        for _, path, ref in repos:
+    def grep_all(corpus: Corpus) -> None:
+        for _, path, ref in corpus.repos:
             subprocess.run(["git", "-C", path, "grep", "-c", "-E", _GREP, ref],
                            capture_output=True, check=False)
 
-    def run_step(row: str, cmd: list[str]) -> None:
-        step(row, lambda: peaks.append(peak_mb(cmd, root, env)))
+    def run_step(corpus: Corpus, row: str, cmd: list[str]) -> None:
+        step(corpus, row, lambda: corpus.peaks.append(peak_mb(cmd, corpus.root, env)))
 
     # Every blob read once, untimed (and counted): otherwise the first repeat's
     # cat-file may read a snapshot's pack from disk, and the cold run after it from
     # memory (the page cache of the machine this was written on drains when idle: `cat`
     # of GHC's 190 MB pack took 0.48 s, then 0.02 s; one first repeat's cat-file took
     # 2.96 s with 0.3% of CPU stolen, the other four 1.98-2.79 s).
-    counted = read_all()
-    total_blobs = sum(n for n, _ in counted)
-    total_bytes = sum(b for _, b in counted)
+    for corpus in corpora:
+        counted = read_all(corpus)
+        corpus.blobs = sum(n for n, _ in counted)
+        corpus.size = sum(b for _, b in counted)
     for _ in range(args.repeat):
-        step("cat-file", read_all)
-        step("git grep", grep_all)
-        cache = Path(tempfile.mkdtemp(prefix="bench-cache-"))
-        check = [*exe, "check", "--config", str(config), "--cache-dir", str(cache), "--format", "json"]
-        run_step("cold", check)
-        step("cat-file again", read_all)  # for information only (see the module's doc)
-        run_step("warm", check)
-        pr = [*exe, "merge-order", "--config", str(pr_config), "--cache-dir", str(cache),
-              "--pr", f"{first_name}#1=bench-pr", "--format", "json", "--fail-on", "never"]
-        # The PR head is new to the cache (its 10 changed blobs are scanned), the base
-        # is not: the case of CI on a new push.
-        before_pr = Path(tempfile.mkdtemp(prefix="bench-cache-"))
-        shutil.copytree(cache, before_pr, dirs_exist_ok=True)
-        run_step("pr", pr)
-        # A nightly check after the first repo moved by that commit (its 10 blobs new to
-        # the cache, as they were before the PR run), everything else cached.
-        moved = [*exe, "check", "--config", str(moved_config), "--cache-dir", str(before_pr),
-                 "--format", "json"]
-        run_step("moved", moved)
-        shutil.rmtree(before_pr, ignore_errors=True)
-        # Per-repo index files (one `anchorcheck index` per repo, as a CI matrix would
-        # run them, not timed here), then the check that combines them.
-        index_args: list[str] = []
-        for name, _, _ in repos:
-            out = cache / f"{name}.acidx"
-            subprocess.run([*exe, "index", name, "--config", str(config), "--cache-dir", str(cache),
-                            "--out", str(out), "-q"], cwd=root, env=env, check=True, capture_output=True)
-            index_args += ["--index", str(out)]
-        combined = [*exe, "check", "--config", str(config), "--no-cache", "--format", "json", *index_args]
-        run_step("from indexes", combined)
-        shutil.rmtree(cache, ignore_errors=True)
+        for corpus in corpora:
+            run_repeat(corpus, exe, env, step, read_all, grep_all, run_step)
         # The interpreter alone, starting with the same site-packages (and whatever
         # their .pth files run): the part of every run that is not anchorcheck's.
-        step("python", lambda: subprocess.run([sys.executable, "-c", "pass"], env=env, check=True))
+        for corpus in corpora:
+            step(corpus, "python",
+                 lambda: subprocess.run([sys.executable, "-c", "pass"], env=env, check=True))
+    for corpus in corpora:
+        report(corpus, args.repeat, several=len(corpora) > 1)
+    if not args.keep:
+        shutil.rmtree(root, ignore_errors=True)
+    for corpus in corpora:
+        shutil.rmtree(corpus.work, ignore_errors=True)
+
+
+def run_repeat(
+    corpus: Corpus, exe: list[str], env: dict[str, str],
+    step: Callable[[Corpus, str, Callable[[], object]], None],
+    read_all: Callable[[Corpus], object], grep_all: Callable[[Corpus], None],
+    run_step: Callable[[Corpus, str, list[str]], None],
+) -> None:
+    """One repeat of every step on one corpus."""
+    first_name = corpus.repos[0][0]
+    step(corpus, "cat-file", lambda: read_all(corpus))
+    step(corpus, "git grep", lambda: grep_all(corpus))
+    cache = Path(tempfile.mkdtemp(prefix="bench-cache-"))
+    check = [*exe, "check", "--config", str(corpus.config), "--cache-dir", str(cache), "--format", "json"]
+    run_step(corpus, "cold", check)
+    step(corpus, "cat-file again", lambda: read_all(corpus))  # for information only (see the module's doc)
+    run_step(corpus, "warm", check)
+    pr = [*exe, "merge-order", "--config", str(corpus.pr_config), "--cache-dir", str(cache),
+          "--pr", f"{first_name}#1=bench-pr", "--format", "json", "--fail-on", "never"]
+    # The PR head is new to the cache (its 10 changed blobs are scanned), the base
+    # is not: the case of CI on a new push.
+    before_pr = Path(tempfile.mkdtemp(prefix="bench-cache-"))
+    shutil.copytree(cache, before_pr, dirs_exist_ok=True)
+    run_step(corpus, "pr", pr)
+    # A nightly check after the first repo moved by that commit (its 10 blobs new to
+    # the cache, as they were before the PR run), everything else cached.
+    moved = [*exe, "check", "--config", str(corpus.moved_config), "--cache-dir", str(before_pr),
+             "--format", "json"]
+    run_step(corpus, "moved", moved)
+    shutil.rmtree(before_pr, ignore_errors=True)
+    # Per-repo index files (one `anchorcheck index` per repo, as a CI matrix would
+    # run them, not timed here), then the check that combines them.
+    index_args: list[str] = []
+    for name, _, _ in corpus.repos:
+        out = cache / f"{name}.acidx"
+        subprocess.run([*exe, "index", name, "--config", str(corpus.config), "--cache-dir", str(cache),
+                        "--out", str(out), "-q"], cwd=corpus.root, env=env, check=True, capture_output=True)
+        index_args += ["--index", str(out)]
+    combined = [*exe, "check", "--config", str(corpus.config), "--no-cache", "--format", "json", *index_args]
+    run_step(corpus, "from indexes", combined)
+    shutil.rmtree(cache, ignore_errors=True)
+
+
+def report(corpus: Corpus, repeat: int, *, several: bool) -> None:
+    """The corpus's table: medians, ratios to cat-file and to cold, per-run ratios."""
+    rows, stolen = corpus.rows, corpus.stolen
     med = {k: statistics.median(v) for k, v in rows.items()}
-    print(f"workspace: {len(repos)} repos, {total_blobs} blobs, {total_bytes / 1e6:.1f} MB ({root})")
+    if several:
+        print(f"\n== corpus {corpus.name}: {', '.join(n for n, _, _ in corpus.repos)}")
+    print(f"workspace: {len(corpus.repos)} repos, {corpus.blobs} blobs, {corpus.size / 1e6:.1f} MB "
+          f"({corpus.root})")
     print(f"{'step':<15} {'median s':>9} {'x cat-file':>11} {'x cold':>8} {'stolen':>7}")
     for k, v in med.items():
         shares = [x for x in stolen[k] if x is not None]
@@ -282,15 +379,12 @@ def main() -> None:
     print(f"fastest: cold / cat-file {low['cold'] / low['cat-file']:.2f}, warm / cold "
           f"{low['warm'] / low['cold']:.1%}, pr / cold {low['pr'] / low['cold']:.1%}, "
           f"moved / cold {low['moved'] / low['cold']:.1%}")
-    print(f"peak memory (largest anchorcheck run): {max(peaks):.0f} MB")
+    print(f"peak memory (largest anchorcheck run): {max(corpus.peaks):.0f} MB")
     times = "; ".join(f"{k}={[round(x, 2) for x in v]}" for k, v in rows.items())
-    print(f"runs: {args.repeat}; all times: {times}")
+    print(f"runs: {repeat}; all times: {times}")
     shares_text = "; ".join(f"{k}={[None if x is None else round(100 * x, 1) for x in v]}"
                             for k, v in stolen.items())
     print(f"stolen, % of CPU time: {shares_text}")
-    if not args.keep:
-        shutil.rmtree(root, ignore_errors=True)
-    shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

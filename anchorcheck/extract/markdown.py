@@ -45,6 +45,7 @@ _INLINE_MARKUP = frozenset("*_`[]<>!&\\")
 # a line of prose starting with anything else skips every pattern below.
 _CONTAINER_START = frozenset(">-+*0123456789")
 _LEAF_START = frozenset("=-#`~*_<")
+_SPECIAL = _LEAF_START | _CONTAINER_START
 _QUOTE = compiled_on_use(r" {0,3}>")
 _ITEM = compiled_on_use(r" {0,3}(?:[-+*]|(\d{1,9})[.)])(?= |$)")
 _ATX = compiled_on_use(r" {0,3}#{1,6}(?: |$)")
@@ -242,7 +243,7 @@ def read_blocks(lines: list[str]) -> list[Block]:
             out.append(Block("prose", leaf.start, leaf.end))
         leaf = None
 
-    special = _LEAF_START | _CONTAINER_START
+    special = _SPECIAL
     for n, raw in enumerate(lines):
         line = raw.rstrip("\r")
         if "\t" in line:
@@ -307,7 +308,7 @@ def read_blocks(lines: list[str]) -> list[Block]:
         # New containers opened on this line.
         stripped = rest.lstrip(" ")
         while stripped[:1] in _CONTAINER_START and stripped:
-            q = _QUOTE.match(rest)
+            q = _QUOTE.match(rest) if stripped[0] == ">" else None
             if q is not None:
                 finish()
                 stack.append(_Container(quote=True))
@@ -374,9 +375,33 @@ def _extend(leaf: _Leaf, n: int, rest: str) -> None:
 
 
 def _match_containers(line: str, stack: list[_Container]) -> tuple[int, int]:
-    """How far the open containers continue on this line: (column, how many)."""
+    """How far the open containers continue on this line: (column, how many). List
+    items before the first block quote are matched by the line's indentation, counted
+    once (the meeting notes of kubernetes/community nest lists four deep: each line
+    sliced and re-counted per item was a fifth of reading their blocks)."""
+    stripped = line.lstrip(" ")
     pos = 0
+    if not stripped:  # a blank line: an item goes on unless it opened empty
+        for i, c in enumerate(stack):
+            if c.quote or c.opened_empty:
+                return pos, i
+            pos = len(line)
+        return pos, len(stack)
+    indent = len(line) - len(stripped)
     for i, c in enumerate(stack):
+        if c.quote:
+            return _match_from(line, stack, i, pos)
+        if indent - pos < c.width:  # (pos never passes the indentation here)
+            return pos, i
+        pos += c.width
+        c.opened_empty = False
+    return pos, len(stack)
+
+
+def _match_from(line: str, stack: list[_Container], first: int, pos: int) -> tuple[int, int]:
+    """_match_containers from container `first`, at column `pos`: any container."""
+    for i in range(first, len(stack)):
+        c = stack[i]
         rest = line[pos:]
         if c.quote:
             q = _QUOTE.match(rest)
@@ -437,6 +462,8 @@ def _ends_paragraph(rest: str, indent: int) -> bool:
     if indent >= 4:
         return False
     rest = rest.lstrip(" ")
+    if rest[:1] not in _SPECIAL:  # (most lazy lines: prose)
+        return False
     return (_starts_block(rest, in_paragraph=True) or _QUOTE.match(rest) is not None
             or _item(rest, in_paragraph=False) is not None)
 
