@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from anchorcheck.check.kinds import in_kinds, needs, read_kinds, word_files
 from anchorcheck.check.result_cache import decode_result, encode_result, result_key
 from anchorcheck.config.selection import Selection
 from anchorcheck.config.workspace import Settings, Workspace
@@ -125,6 +127,13 @@ def run_check(
 
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
+    kinds = workspace.settings.kinds
+    read = read_kinds(rules, kinds)
+    # Crawled for the kinds the rules need (check/kinds.py), or for all of them.
+    crawled = workspace if read is None else replace(
+        workspace, settings=replace(workspace.settings, read_kinds=read))
+    if read is not None and memo is None:
+        memo = {}  # what the first crawl read is not read again if every kind must be
     history = any(r.code == "AC203" for r in rules)
     # The forge is asked only for the rules that need it, and then a stored result
     # (keyed by commits) could hold issue states gone stale: not used.
@@ -141,6 +150,10 @@ def run_check(
         if history:
             logs.update(start_history(workspace, commits, workspace.settings.history_depth, cache))
 
+    def resolved_rest(commits: dict[str, str]) -> None:
+        # (AC203's history for the repos a first crawl of some kinds did not tell.)
+        resolved({name: commit for name, commit in commits.items() if name not in logs})
+
     searching: RemovedMentions | None = None
     # One search of every repo for the names AC202 and AC203 look up (each searched
     # every repo before: two passes over every blob).
@@ -148,8 +161,12 @@ def run_check(
     # The crawl's cache writes, run once git's searches are under way.
     writes: list[Callable[[], None]] = []
     try:
-        index = index_workspace(workspace, memo, progress, cache,
-                                {r.spec.name: r.snapshot for r in indexed}, resolved, writes)
+        given = {r.spec.name: r.snapshot for r in indexed}
+        index = index_workspace(crawled, memo, progress, cache, given, resolved, writes)
+        resolutions: tuple[Resolution, ...] | None = None
+        if read is not None:
+            index, resolutions = _read_what_is_cited(workspace, crawled, index, read, memo, progress, cache,
+                                                     given, resolved_rest, writes)
         stores = cache is not None and not indexed and not asks_forge
         key = result_key(workspace, selection, index) if stores else None
         if cache is not None and key is not None:
@@ -165,8 +182,8 @@ def run_check(
         want_symbols(workspace, index, names)
         names.start()  # runs while this process stores what the crawl found, and resolves
         _run(writes)
-        resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets)
-        resolutions = tuple(resolver.resolve(ref) for ref in index.references)
+        if resolutions is None:
+            resolutions = _resolve(workspace, index)
         claims, breaches = verify(workspace, index, resolutions, cache, names)
         if any(r.code in ("AC201", "AC205") for r in rules):
             from anchorcheck.resolve.linehistory import track_lines
@@ -201,13 +218,15 @@ def run_check(
         restated = tuple(find_restated(workspace, marked))
     ctx = CheckContext(index, resolutions, graph, tuple(claims), tuple(breaches), tuple(removed),
                        issues=answers.states if answers is not None else {}, restated=restated)
-    raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)]
+    # (With `kinds`, only the files of those kinds are reported on.)
+    raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)
+           if in_kinds(f.path, kinds)]
     suppressions = [s for snap in index.snapshots.values() for s in snap.suppressions]
     kept, unused = suppression.apply(raw, suppressions)
     unused_rule = next((r for r in rules if r.code == "AC901"), None)
     if unused_rule is not None:
         ctx = replace(ctx, unused_suppressions=tuple(unused))
-        kept.extend(unused_rule.check(ctx, unused_rule))
+        kept.extend(f for f in unused_rule.check(ctx, unused_rule) if in_kinds(f.path, kinds))
     findings = fingerprint(selection.apply_severity(f) for f in kept)
     if cache is not None and key is not None:
         cache.put_result(key, encode_result(findings, claims))
@@ -215,6 +234,68 @@ def run_check(
     if answers is not None:
         result.forge_warnings = tuple(answers.warnings)
     return result
+
+
+def _read_what_is_cited(
+    workspace: Workspace, crawled: Workspace, index: WorkspaceIndex, read: tuple[str, ...],
+    memo: BlobMemo | None, progress: Callable[[str, Progress], None] | None, cache: BlobCache | None,
+    given: Mapping[str, SnapshotIndex], resolved: Callable[[dict[str, str]], None],
+    writes: list[Callable[[], None]],
+) -> tuple[WorkspaceIndex, tuple[Resolution, ...] | None]:
+    """After a crawl of some kinds (check/kinds.py): the files of other kinds that its
+    references need, read too, until they need no more; or, when a reference needs
+    every file (a Note), every file read. The index, and its resolutions when
+    computed."""
+    also: set[tuple[str, str]] = set()
+    # What each crawl read from git (a later crawl reads only what the ones before did not).
+    before: Counter[str] = Counter()
+    before_bytes: Counter[str] = Counter()
+    while True:
+        resolutions = _resolve(workspace, index)
+        need = needs(index, resolutions, read, workspace.settings.headings, also)
+        more = set(need.files)
+        if not need.everything and need.words:
+            holding = word_files(workspace, index, need.words, read)
+            if holding is None:
+                need = replace(need, everything=True)
+            else:
+                more |= holding
+        more -= also
+        if need.everything:
+            _count(index, given, before, before_bytes)
+            index = index_workspace(workspace, memo, progress, cache, given, resolved, writes)
+            return _counted(workspace, index, given, before, before_bytes), None
+        if not more:
+            return _counted(workspace, index, given, before, before_bytes), resolutions
+        also |= more
+        _count(index, given, before, before_bytes)
+        settings = replace(crawled.settings, read_also=tuple(sorted(also)))
+        index = index_workspace(replace(crawled, settings=settings), memo, progress, cache, given, resolved,
+                                writes)
+
+
+def _count(index: WorkspaceIndex, given: Mapping[str, SnapshotIndex], files: Counter[str],
+           size: Counter[str]) -> None:
+    for name, snap in index.snapshots.items():
+        if name not in given:
+            files[name] += snap.files_read
+            size[name] += snap.bytes_read
+
+
+def _counted(workspace: Workspace, index: WorkspaceIndex, given: Mapping[str, SnapshotIndex],
+             files: Counter[str], size: Counter[str]) -> WorkspaceIndex:
+    """The index, its snapshots telling what every crawl of this check read."""
+    if not files:
+        return index
+    snaps = [snap if name in given else replace(snap, files_read=snap.files_read + files[name],
+                                                bytes_read=snap.bytes_read + size[name])
+             for name, snap in index.snapshots.items()]
+    return WorkspaceIndex(snaps, workspace.repos)
+
+
+def _resolve(workspace: Workspace, index: WorkspaceIndex) -> tuple[Resolution, ...]:
+    resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets)
+    return tuple(resolver.resolve(ref) for ref in index.references)
 
 
 def _run(writes: list[Callable[[], None]]) -> None:

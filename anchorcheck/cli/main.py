@@ -249,6 +249,9 @@ CHECK_FORMATS = ("text", "json", "sarif", "sarif-per-repo", "github", "markdown"
               help="Run only these rule codes or prefixes (AC1, AC201,AC202; ALL); longest prefix wins.")
 @click.option("--ignore", "ignore", multiple=True, metavar="CODES",
               help="Rule codes or prefixes not to run.")
+@click.option("--kind", "kinds", multiple=True, metavar="KIND",
+              help="Report on these file kinds only (markdown, yaml, python...; repeatable): only they "
+                   "are read, and what they cite. Replaces `kinds` of the config.")
 @click.option("--enable", "enable", multiple=True, metavar="CODE",
               help="Add rules to the default set (AC120, AC901, which are off by default).")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
@@ -276,7 +279,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
           write_baseline: Path | None, changed_only: tuple[str, ...], forge_mode: str | None,
           offline: bool, staged: bool, paths: tuple[Path, ...], statistics: bool, show_source: bool,
-          color: str) -> None:
+          color: str, kinds: tuple[str, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
     from anchorcheck.check.baseline import apply_baseline, read_baseline
@@ -292,6 +295,10 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
 
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs, worktree=True)
+    if kinds:
+        from anchorcheck.config.workspace import file_kinds
+
+        ws = replace(ws, settings=replace(ws.settings, kinds=file_kinds(list(kinds), "--kind")))
     selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
     result = _run(ws, selection=selection, forge=_forge_access(forge_mode, offline))
     for warning in result.forge_warnings:

@@ -14,6 +14,7 @@ from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns, exclude
 from anchorcheck.config.selection import Selection, parse_codes
 from anchorcheck.errors import ConfigError
 from anchorcheck.extract.headings import NOTE_STYLES, HeadingOptions
+from anchorcheck.extract.languages import KINDS
 from anchorcheck.git.repo import GitRepo, check_ref, work_tree_top
 from anchorcheck.model.finding import Severity
 
@@ -39,6 +40,7 @@ _SETTING_KEYS = {
     "ignore-targets": list,
     "forge-ttl": int,
     "git-processes": int,
+    "kinds": list,
 }
 # The least value each number may take, and why: `max-file-size = -5` read nothing and
 # reported "No problems found".
@@ -163,6 +165,14 @@ class Settings:
     # ([rules] per-file-ignores) path pattern -> the codes (or prefixes) not reported
     # in files it matches.
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # The file kinds a check reports on (`kinds = ["markdown"]`, `--kind`): language
+    # families (languages.KINDS). Empty: every kind.
+    kinds: tuple[str, ...] = ()
+    # The file kinds a crawl reads, None for every kind, and the (repo, path) of the
+    # files of other kinds it reads too: set by check/pipeline.py from the rules and
+    # `kinds` for the crawls it runs (check/kinds.py), never by a config.
+    read_kinds: tuple[str, ...] | None = None
+    read_also: tuple[tuple[str, str], ...] = ()
 
     def ignored_in(self, path: str, code: str) -> bool:
         """Whether per-file-ignores drop `code` in `path` (repo-relative)."""
@@ -471,6 +481,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
         git_processes=pick("git-processes", defaults.git_processes),
         per_file_ignores=_per_file_ignores(rules, path),
+        kinds=file_kinds(values["kinds"] or [], f"{where} 'kinds'"),
         rules=Selection(
             select=parse_codes(_codes(rules, "select", path)),
             ignore=parse_codes(_codes(rules, "ignore", path) + _codes(rules, "disable", path)),
@@ -478,6 +489,14 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
             extend=parse_codes(_codes(rules, "enable", path)),
         ),
     )
+
+
+def file_kinds(values: list[Any], where: str) -> tuple[str, ...]:
+    """File kinds as given (`kinds`, `--kind`), checked, sorted and each once."""
+    for value in values:
+        if not isinstance(value, str) or value not in KINDS:
+            raise ConfigError(f"{where}: {value!r} is no file kind (one of {', '.join(sorted(KINDS))})")
+    return tuple(sorted(set(values)))
 
 
 def _per_file_ignores(rules: dict[str, Any], path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:

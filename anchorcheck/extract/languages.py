@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 # Family names are the keys of scanners.SCANNERS, plus "markdown".
 _BY_EXTENSION: dict[str, str] = {
     ".py": "python", ".pyi": "python", ".pyx": "python",
@@ -38,6 +40,10 @@ _BY_NAME: dict[str, str] = {
 }
 
 
+# Every file kind (comment family) anchorcheck reads: what `--kind` and `kinds` name.
+KINDS: frozenset[str] = frozenset(_BY_EXTENSION.values()) | frozenset(_BY_NAME.values())
+
+
 def language_of(path: str) -> str | None:
     """The comment family of `path`, or None when anchorcheck does not read such files.
     (Asked for every file of every tree: string slicing, not posixpath's functions.)"""
@@ -62,3 +68,14 @@ READ_PATHSPECS: tuple[str, ...] = (
     *(spec for name in _BY_NAME for spec in (name, f"*/{name}")),
     "*/Dockerfile.*", "Dockerfile.*", "*.dockerfile",
 )
+
+
+def kind_pathspecs(kinds: Iterable[str]) -> tuple[str, ...]:
+    """git pathspecs of the files of these kinds (an extension in any case, as
+    language_of reads it: `:(icase)`), a superset: the caller asks language_of."""
+    wanted = set(kinds)
+    return (
+        *(f":(icase)*{ext}" for ext, kind in _BY_EXTENSION.items() if kind in wanted),
+        *(spec for name, kind in _BY_NAME.items() if kind in wanted for spec in (name, f"*/{name}")),
+        *(("*/Dockerfile.*", "Dockerfile.*", "*.dockerfile") if "dockerfile" in wanted else ()),
+    )

@@ -391,6 +391,21 @@ class GitRepo:
         return {p[len(prefix):] if p.startswith(prefix) else p
                 for p in done.stdout.decode(errors=PATH_ERRORS).split("\0") if p}
 
+    def grep_fixed(self, strings: Sequence[str], commit: str, paths: Sequence[str]) -> set[str]:
+        """Paths at `commit` (among the pathspecs `paths`) holding one of `strings`, as
+        written; text files only."""
+        if not strings or not paths:
+            return set()
+        skip = _left_out(self.git_dir, commit)
+        args = [arg for s in strings for arg in ("-e", s)]
+        out = Background(["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-I", "-F", *args,
+                          commit, "--", *paths, *skip], ok=(0, 1)).output()
+        if out is None:
+            raise GitError(f"git grep failed in {self.git_dir}")
+        prefix = commit + ":"
+        return {p[len(prefix):] if p.startswith(prefix) else p
+                for p in out.decode(errors=PATH_ERRORS).split("\0") if p}
+
     def start_commit_list(self, commit: str, depth: int) -> Background:
         """The list history_commits reads, started: the last `depth` commits of
         `commit`'s history, each with its parents."""

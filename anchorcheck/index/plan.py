@@ -164,6 +164,8 @@ class Plan:
         self.excluded = settings.excluded_in(spec)
         self.excluder = excluded = excluder(self.excluded)
         oversized: list[str] = []
+        kinds = settings.read_kinds
+        also = {path for repo, path in settings.read_also if repo == spec.name}
         for entry in entries:
             if entry.is_submodule:
                 self.skipped.append(SkippedFile(entry.path, "submodule"))
@@ -180,6 +182,8 @@ class Plan:
                 if self.unread is not None:
                     self.unread.append(f"{entry.path}\0{entry.oid}")
                 continue
+            if kinds is not None and lang not in kinds and entry.path not in also:
+                continue  # listed, not read: no rule this check runs needs it (check/kinds.py)
             if entry.size > settings.max_file_size:
                 self.skipped.append(SkippedFile(entry.path, "too large"))
                 continue

@@ -7,6 +7,7 @@ same documents. Decoding is lazy where a run may not need a part (lazy.py)."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -30,8 +31,15 @@ from anchorcheck.model.snapshot import Mention, SkippedFile, SnapshotIndex
 
 def snapshot_key(spec: RepoSpec, commit: str, settings: Settings) -> str:
     excluded = json.dumps(settings.excluded_in(spec), separators=(",", ":"))
+    # (A snapshot of some kinds only, and of some other files, is another snapshot:
+    # `:kinds=markdown:` and a digest of those files after the rest.)
+    kinds = ""
+    if settings.read_kinds is not None:
+        also = "\n".join(sorted(path for repo, path in settings.read_also if repo == spec.name))
+        digest = hashlib.sha256(also.encode(errors="surrogateescape")).hexdigest()[:16]
+        kinds = f":kinds={','.join(settings.read_kinds)}:{digest}"
     return (f"snap4:{spec.name}:{commit}:{options_key(extract_options(settings))}:{settings.max_file_size}:"
-            f"{excluded}")
+            f"{excluded}{kinds}")
 
 
 def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:

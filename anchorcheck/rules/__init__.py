@@ -19,14 +19,15 @@ REGISTRY: dict[str, Rule] = {}
 
 
 def rule(
-    code: str, name: str, severity: Severity, *, enabled: bool = True, mode: str = "workspace"
+    code: str, name: str, severity: Severity, *, enabled: bool = True, mode: str = "workspace",
+    reads: str = "sources",
 ) -> Callable[[CheckFn], CheckFn]:
     """Register a check function; its docstring is the rule's documentation."""
 
     def register(fn: CheckFn) -> CheckFn:
         if code in REGISTRY:
             raise RuntimeError(f"rule code {code} registered twice")
-        REGISTRY[code] = Rule(code, name, severity, enabled, fn.__doc__ or name, fn, mode)
+        REGISTRY[code] = Rule(code, name, severity, enabled, fn.__doc__ or name, fn, mode, reads)
         return fn
 
     return register

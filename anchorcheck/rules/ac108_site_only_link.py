@@ -8,7 +8,7 @@ from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 
 
-@rule("AC108", "site-only-link", Severity.WARNING)
+@rule("AC108", "site-only-link", Severity.WARNING, reads="markdown")
 def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """A link works on the documentation site, but not where GitHub shows the page.
 

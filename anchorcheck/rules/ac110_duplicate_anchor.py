@@ -12,7 +12,7 @@ from anchorcheck.rules.base import CheckContext, Rule
 from anchorcheck.rules.wording import anchor_place
 
 
-@rule("AC110", "duplicate-anchor", Severity.WARNING)
+@rule("AC110", "duplicate-anchor", Severity.WARNING, reads="all")
 def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """The same anchor is defined twice in one scope.
 

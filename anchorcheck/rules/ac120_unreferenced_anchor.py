@@ -9,7 +9,7 @@ from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 
 
-@rule("AC120", "unreferenced-anchor", Severity.INFO, enabled=False)
+@rule("AC120", "unreferenced-anchor", Severity.INFO, enabled=False, reads="all")
 def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """Nothing cites this anchor (off by default).
 

@@ -7,7 +7,7 @@ from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 
 
-@rule("AC207", "hardcoded-passthrough", Severity.INFO, enabled=False)
+@rule("AC207", "hardcoded-passthrough", Severity.INFO, enabled=False, reads="all")
 def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """A chart passes an env variable through, yet hardcodes the value the runtime reads from it.
 

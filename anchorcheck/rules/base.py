@@ -67,6 +67,13 @@ class Rule:
     doc: str
     check: CheckFn
     mode: str = "workspace"  # "workspace" (check) or "changes" (merge-order)
+    # The files a check must read for this rule: "sources", the files it reports on
+    # (the kinds `--kind` names, every kind by default), whatever they cite being read
+    # as it is needed (check/pipeline.py); "all", every file whatever it reports on
+    # (a duplicate or an unreferenced anchor is one only among all the anchors and all
+    # the references); or one file kind, the only kind its findings can come from
+    # (AC108: Markdown READMEs).
+    reads: str = "sources"
 
     @property
     def summary(self) -> str:
