@@ -504,9 +504,9 @@ class GitRepo:
             return []
         return [line for line, _ in _blame_records(out)]
 
-    def mainline(self, head: str, commit: str) -> str | None:
-        """The commit of `head`'s first-parent line where `commit` came in: itself when
-        it is on that line, else the oldest commit there that holds it (its merge)."""
+    def first_parents(self, head: str) -> list[str] | None:
+        """`head` and its first parents, newest first (listed once per head); None when
+        git cannot list them."""
         line = self._first_parents.get(head)
         if line is None:
             try:
@@ -514,6 +514,14 @@ class GitRepo:
             except GitError:
                 return None
             self._first_parents[head] = line
+        return line
+
+    def mainline(self, head: str, commit: str) -> str | None:
+        """The commit of `head`'s first-parent line where `commit` came in: itself when
+        it is on that line, else the oldest commit there that holds it (its merge)."""
+        line = self.first_parents(head)
+        if line is None:
+            return None
         if commit in line:
             return commit
         try:
@@ -548,8 +556,12 @@ class GitRepo:
             return 0
 
     def ancestor(self, commit: str, back: int) -> str | None:
-        """The commit `back` first parents behind `commit`, or None when history is shorter."""
-        return self.try_resolve(f"{commit}~{back}")
+        """The commit `back` first parents behind `commit`, or None when history is shorter.
+        Read off its first-parent line (which mainline() lists anyway: one walk, not two)."""
+        line = self.first_parents(commit)
+        if line is None:
+            return self.try_resolve(f"{commit}~{back}")
+        return line[back] if back < len(line) else None
 
     def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
         """Each blob, streamed through one `git cat-file --batch`; one git cannot read

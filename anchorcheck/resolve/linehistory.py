@@ -193,9 +193,10 @@ def _written(
         when: str | int = origin.commit if repo == res.reference.repo else origin.time
         asks.setdefault((repo, "mainline" if isinstance(when, str) else "before", when),
                         (g, index.snapshots[repo].commit, when))
-    # (Each head's first-parent line is listed once, before the mainline questions.)
+    # (Each head's first-parent line is listed once, before the mainline questions; the
+    # walk starts listed those of the citing commits already.)
     heads = {(g.git_dir, head): (g, head) for g, head, when in asks.values() if isinstance(when, str)}
-    _parallel(lambda job: job[0].mainline(job[1], job[1]), list(heads.values()))
+    _parallel(lambda job: job[0].first_parents(job[1]), list(heads.values()))
 
     def seen(job: tuple[GitRepo, str, str | int]) -> str | None:
         g, head, when = job
