@@ -85,8 +85,9 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
     refs: list[Reference] = []
     mentions: dict[str, tuple[str, int, int]] = {}
     suppressions: list[Suppression] = []
+    markdown = language == "markdown"  # (its blocks were kept for their triggers: MARKDOWN_KEEP)
     for comment, whole in zip(comments, joined, strict=True):
-        found = find_references(comment, whole, definitions)
+        found = find_references(comment, whole, definitions, triggered=markdown)
         if titled:  # (a Markdown heading's own `Note [X]` defines it, cites nothing)
             found = (r for r in found if not (r.kind is RefKind.NOTE and r.line in titled))
         refs.extend(found)

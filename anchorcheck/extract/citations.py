@@ -176,13 +176,16 @@ def see_matches(text: str) -> Iterator[re.Match[str]]:
 
 def find_references(
     comment: Comment, joined: JoinedText | None = None, note_definitions: set[tuple[int, int]] | None = None,
+    triggered: bool = False,
 ) -> Iterator[Reference]:
     """The references in one comment. `note_definitions`: (line, col) of the file's
     Note definitions when the caller has them (extraction found them as anchors), so
-    that they are not looked for again here."""
+    that they are not looked for again here. `triggered`: the caller kept the comment
+    for holding a trigger (Markdown's keep test), so it is not tested again here (the
+    test only spares the patterns below, each of which needs a trigger to match)."""
     joined = joined or JoinedText.of(comment)
     text = joined.text
-    if not triggers.REFERENCE(text, 0, len(text)) and not (
+    if not triggered and not triggers.REFERENCE(text, 0, len(text)) and not (
             comment.kind in ("prose", "heading") and ("href" in text or "src" in text)):
         return
     # Which characters a reference (or a URL, or a Note definition) already covers: a

@@ -286,7 +286,9 @@ def _tick_mentions(text: str) -> Iterator[tuple[int, str, bool, bool]]:
     the start is the role's when there is one."""
     for m in _MENTION_TICK.finditer(text):
         start = m.start()
-        role = next((r for r in _ROLES if start >= len(r) and text.startswith(r, start - len(r))), None)
+        # (Every role ends with the `:` before the backtick: most mentions have none.)
+        role = next((r for r in _ROLES if start >= len(r) and text.startswith(r, start - len(r))), None) \
+            if start and text[start - 1] == ":" else None
         if role is not None:
             start -= len(role)
         yield start, m.group("name"), role is not None, m.group("call") is not None

@@ -28,6 +28,8 @@ _URL = compiled_on_use(
 _SHORT = compiled_on_use(
     r"(?<![\w/#.:&-])(?:(?P<owner>[A-Za-z0-9][\w.-]{0,38})/)?(?P<repo>[A-Za-z0-9_][\w.-]{0,99})?"
     r"#(?P<n>[1-9][0-9]{0,8})(?![\w#])")
+# What every _SHORT match holds.
+_HASH_NUMBER = compiled_on_use(r"#[1-9]")
 # What makes a bare #N an issue: a word right before it, or parentheses around it.
 # ("for #1 and #3", "after #2", "at #1" in git's and pip's comments are list items and
 # steps: prepositions alone are no cue.)
@@ -55,8 +57,8 @@ def find_issue_references(joined: JoinedText, free: Callable[[re.Match[str]], bo
                 yield Reference.make(RefKind.ISSUE, line, col, m.group(0), name=m.group("n"),
                                      target_repo=m.group("path"), target_path=m.group("host").lower(),
                                      via_url=True, claim=_pending(text, m.start()))
-    if "#" not in text:
-        return
+    if "#" not in text or _HASH_NUMBER.search(text) is None:
+        return  # (_SHORT names no literal: its search tried every position of the text)
     for m in _SHORT.finditer(text):
         owner, repo = m.group("owner"), m.group("repo")
         if owner and not repo:

@@ -78,14 +78,19 @@ def read_markdown(
     seen_slugs: dict[str, int] = {}
     parsed = 0
     blocks = read_blocks(document_lines(lines))
+    starts = [0, *itertools.accumulate(map((1).__add__, map(len, lines)))]  # line offsets
+    last = len(lines)
+    spans = [(starts[b.start], starts[min(b.end, last)] - 1) for b in blocks]
     select = getattr(keep, "select", None)
     if select is not None:  # a KeepTest: every block tested at once
-        starts = [0, *itertools.accumulate(map((1).__add__, map(len, lines)))]  # line offsets
-        last = len(lines)
-        kept = select(text, [(starts[b.start], starts[min(b.end, last)] - 1) for b in blocks])
+        kept = select(text, spans)
     else:
         kept = [keep is None or keep(body := "\n".join(lines[b.start:b.end]), 0, len(body)) for b in blocks]
-    for block, keep_block in zip(blocks, kept, strict=True):
+    # Ids given by hand need a `{`, a `)=` or an HTML attribute (`<`, `=`) in their block:
+    # most blocks of most files have none, and each line of each was tested in Python.
+    ids = "{" in text or ")=" in text or ("<" in text and "=" in text)
+    find = text.find
+    for block, keep_block, (a, b) in zip(blocks, kept, spans, strict=True):
         if block.kind == "heading":
             source, custom = block.title, _ATTRIBUTES.search(block.title)
             if custom is not None:  # `## Type hints {#type-hints}`: its id is the fragment
@@ -110,7 +115,9 @@ def read_markdown(
             col = len(first) - len(first.lstrip())
             anchors.append(Anchor.make(title, AnchorKind.MARKDOWN, block.start + 1, col, slug))
         # (A heading's own `<a name="x"></a>` too.)
-        anchors.extend(_explicit_anchors(lines, block))
+        if ids and (find("{", a, b) >= 0 or find(")=", a, b) >= 0
+                    or (find("<", a, b) >= 0 and find("=", a, b) >= 0)):
+            anchors.extend(_explicit_anchors(lines, block))
         if keep_block:
             comments.append(_comment(lines, block))
     if "{" in text and ("```" in text or "~~~" in text):
