@@ -20,6 +20,7 @@ import itertools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block.html_block import HTML_SEQUENCES
@@ -55,9 +56,10 @@ _SETEXT = compiled_on_use(r" {0,3}(?:=+|-+)[ ]*$")
 _CLOSING_HASHES = compiled_on_use(r"(?:^| )#+ *$")
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """Lines [start, end) (0-based) of one heading or prose block."""
+class Block(NamedTuple):
+    """Lines [start, end) (0-based) of one heading or prose block. (A named tuple, not a
+    frozen dataclass: a long document has a hundred thousand, and a frozen dataclass
+    sets each field through object.__setattr__.)"""
 
     kind: str  # "heading" | "prose"
     start: int
@@ -469,10 +471,13 @@ def _ends_paragraph(rest: str, indent: int) -> bool:
     if indent >= 4:
         return False
     rest = rest.lstrip(" ")
-    if rest[:1] not in _SPECIAL:  # (most lazy lines: prose)
+    first = rest[:1]
+    if first not in _SPECIAL:  # (most lazy lines: prose)
         return False
-    return (_starts_block(rest, in_paragraph=True) or _QUOTE.match(rest) is not None
-            or _item(rest, in_paragraph=False) is not None)
+    # A block quote or a list item (most lines that end one: the next item), else a leaf.
+    if first == ">" or (first in _CONTAINER_START and _item(rest, in_paragraph=False) is not None):
+        return True
+    return _starts_block(rest, in_paragraph=True)
 
 
 def _starts_block(rest: str, *, in_paragraph: bool) -> bool:
