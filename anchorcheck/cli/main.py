@@ -438,7 +438,7 @@ def _forge_access(mode: str | None, offline: bool) -> ForgeAccess | None:
     """Whether a check asks the forges: --offline never; --forge always; else when a
     token is in the environment."""
     from anchorcheck.check.pipeline import ForgeAccess
-    from anchorcheck.forge.locate import KINDS, has_token
+    from anchorcheck.forge.tokens import KINDS, has_token
 
     if offline:
         if mode is not None:

@@ -21,8 +21,6 @@ from anchorcheck.forge.github import GitHub
 from anchorcheck.forge.gitlab import GitLab
 from anchorcheck.forge.http import Auth, Http
 
-KINDS = ("github", "gitlab")
-
 # https://host/path(.git), ssh://git@host/path, git@host:path
 _URL = re.compile(r"(?:(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^@/\s]+@)?(?P<host>[^/\s:]+)(?::\d+)?/"
                   r"|[\w.-]+@(?P<scp_host>[\w.-]+):)(?P<path>[^\s]+?)(?:\.git)?/*")
@@ -72,10 +70,6 @@ def _api(kind: str, host: str, env: Mapping[str, str]) -> str:
     if env.get("CI_API_V4_URL"):
         return env["CI_API_V4_URL"]
     return f"https://{host}/api/v4"
-
-
-def has_token(kind: str, env: Mapping[str, str]) -> bool:
-    return _auth(kind, env) is not None
 
 
 def _auth(kind: str, env: Mapping[str, str]) -> Auth | None:
