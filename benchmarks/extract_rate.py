@@ -22,7 +22,7 @@ from pathlib import Path
 
 from anchorcheck.config.excludes import DEFAULT_EXCLUDE, excluder
 from anchorcheck.extract.blob import ExtractOptions, extract
-from anchorcheck.extract.languages import KINDS, language_of
+from anchorcheck.extract.languages import language_of
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 
@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
     words = list(args.args)
-    if words[0] not in KINDS and len(words) == 2:  # the one-tree form: GITDIR LANGUAGE
+    if len(words) == 2 and Path(words[0]).exists():  # the one-tree form: GITDIR LANGUAGE
         words.reverse()
     language, gitdirs = words[0], [Path(w) for w in words[1:]]
     texts = [t for gitdir in gitdirs for t in texts_of(gitdir, language)]
