@@ -102,11 +102,17 @@ def track_lines(
             assert res.reference.lines is not None
             to_ask.setdefault(keys[id(res)], (g, when.seen, now, path, *res.reference.lines))
 
-    def follow(job: tuple[GitRepo, str, str, str, int, int]) -> list[BlameLine]:
-        g, seen, now, path, first, last = job
-        return [] if g.commits_between(seen, now) > depth else g.lines_since(seen, now, path, first, last)
-
-    followed = dict(zip(to_ask, _parallel(follow, list(to_ask.values())), strict=True))
+    # How far each walk is and where its lines went, asked at once: the count only says
+    # whether the walk is past the cap (then its lines are not used), and waiting for it
+    # first put two history walks one after the other (git/git: 0.39 s, then the blame).
+    followed: dict[str, list[BlameLine]] = {}
+    if to_ask:
+        with ThreadPoolExecutor(_AT_ONCE) as pool:
+            counted = [pool.submit(g.commits_between, seen, now) for g, seen, now, *_ in to_ask.values()]
+            walked = [pool.submit(g.lines_since, seen, now, path, first, last)
+                      for g, seen, now, path, first, last in to_ask.values()]
+            for key, count, walk in zip(to_ask, counted, walked, strict=True):
+                followed[key] = [] if count.result() > depth else walk.result()
     for res in claims:
         when = written.get(id(res))
         if when is None:
