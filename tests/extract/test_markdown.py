@@ -51,6 +51,27 @@ def test_blocks_agree_with_markdown_it(pieces: list[str]) -> None:
     lines = document_lines(text.split("\n"))
     mine = [(b.kind, b.start, b.end, fold_space(b.title)) for b in read_blocks(lines)]
     assert mine == _reference(text)
+    assert read_blocks(lines) == read_blocks(lines, short_ways=False)
+
+
+# List-heavy documents (meeting notes, four deep), for the short ways of item and blank
+# lines in lists: every indentation against the items' content columns. (The reader
+# differs from markdown-it-py on some of these, as it did before the short ways:
+# `-    four` then `    - f` is a lazy line there, indented code here; what the short
+# ways must keep is the general way's reading.)
+_LIST_PIECES = [
+    "- a", "* b", "+ c", "  - d", "   - e", "    - f", "     - g", "      - h", "        - i", "-  two",
+    "-    four", "  -   x", "text", "  text", "    text", "      text", "", "", "   ", "1. o", "  2. p",
+    "> q", "- > r", "```", "  ```", "- # h", "- ---", "<div>", "- <b>x</b>", "    code", "-", "  -",
+    "- \x0cx", "-\ttab", "  * star", "- - nested", "---", "===",
+]
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(st.sampled_from(_LIST_PIECES), min_size=1, max_size=16))
+def test_the_short_ways_read_as_the_general_way(pieces: list[str]) -> None:
+    lines = document_lines("\n".join(pieces).split("\n"))
+    assert read_blocks(lines) == read_blocks(lines, short_ways=False)
 
 
 def test_code_is_not_read_for_headings_or_prose() -> None:
