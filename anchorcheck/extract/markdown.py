@@ -290,8 +290,9 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
                     finish()
                     content = item.start(3)
                     stack.append(_Container(quote=False, width=content - column))
-                    leaf = _Leaf("para", n, n + 1, depth=len(stack), text=[line[content:]],
-                                 col=_content_col(stack))
+                    # (With no block quote open, the content column is the items' widths
+                    # added up: where this content starts.)
+                    leaf = _Leaf("para", n, n + 1, depth=len(stack), text=[line[content:]], col=content)
                     continue
             if not line.strip(" ") and all(not c.quote and not c.opened_empty for c in stack):
                 finish()  # a blank line: every item goes on, a paragraph ends
