@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
     from anchorcheck.check.index_file import IndexedRepo
     from anchorcheck.resolve.history import ParsedLog, RemovedMentions
+    from anchorcheck.resolve.linehistory import LineWalk
     from anchorcheck.resolve.restated import Restatement
     from anchorcheck.resolve.verify import ClaimCheck
 
@@ -155,6 +156,7 @@ def run_check(
         resolved({name: commit for name, commit in commits.items() if name not in logs})
 
     searching: RemovedMentions | None = None
+    walk: LineWalk | None = None
     # One search of every repo for the names AC202 and AC203 look up (each searched
     # every repo before: two passes over every blob).
     names = NameSearch(READ_PATHSPECS)
@@ -184,13 +186,18 @@ def run_check(
         _run(writes)
         if resolutions is None:
             resolutions = _resolve(workspace, index)
-        claims, breaches = verify(workspace, index, resolutions, cache, names)
         if any(r.code in ("AC201", "AC205") for r in rules):
-            from anchorcheck.resolve.linehistory import track_lines
+            from anchorcheck.resolve.linehistory import LineWalk
 
-            claims.extend(track_lines(workspace, index, resolutions, workspace.settings.line_history, cache))
+            # Its git commands run while claims are verified and AC203's history is read.
+            walk = LineWalk(workspace, index, resolutions, workspace.settings.line_history, cache)
+        claims, breaches = verify(workspace, index, resolutions, cache, names)
         removed = searching.result() if searching is not None else []
+        if walk is not None:
+            claims.extend(walk.result())
     finally:
+        if walk is not None:
+            walk.cancel()
         for log in logs.values():
             log.cancel()
         if searching is not None:

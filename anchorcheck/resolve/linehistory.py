@@ -23,10 +23,10 @@ nothing.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import GitError
@@ -68,91 +68,162 @@ def track_lines(
     cache: BlobCache | None = None,
 ) -> list[ClaimCheck]:
     """AC201 (moved, fixable) and AC205 (rewritten) for the claims history can follow."""
-    claims = [r for r in resolutions if trackable(r, index)]
-    if depth <= 0 or not claims:
-        return []
-    gits: dict[str, GitRepo | None] = {}
+    return LineWalk(workspace, index, resolutions, depth, cache).result()
 
-    def git(repo: str) -> GitRepo | None:
-        # (A repo that came as an index file may have no git directory here.)
-        if repo not in gits:
+
+class LineWalk:
+    """track_lines, started: its git commands run in a thread of their own while the
+    caller goes on (a cold check verifies claims and waits for AC203's history
+    meanwhile), and `result()` waits for them. On git/git one claim's walk is four git
+    commands, each waiting for the one before (1.9 s): it ran after everything else.
+    The cache is asked and written in the caller's thread only (a connection belongs to
+    its thread): what it holds when the walk starts (where each claim was written) is
+    read first; the walk then follows the claims git had to place (a claim whose
+    origin was not stored has no stored walk either, but for another claim's with the
+    same lines), and `result()` reads the other walks' answers."""
+
+    def __init__(
+        self, workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution], depth: int,
+        cache: BlobCache | None = None,
+    ) -> None:
+        self.index, self.depth, self.cache = index, depth, cache
+        self.claims = [r for r in resolutions if trackable(r, index)] if depth > 0 else []
+        self.gits: dict[str, GitRepo | None] = {}
+        for repo in {r.files[0][0] for r in self.claims} | {r.reference.repo for r in self.claims}:
+            # (A repo that came as an index file may have no git directory here.)
             spec = workspace.repo(repo)
             try:
-                gits[repo] = GitRepo(spec.path) if spec is not None else None
+                self.gits[repo] = GitRepo(spec.path) if spec is not None else None
             except GitError:
-                gits[repo] = None
-        return gits[repo]
+                self.gits[repo] = None
+        self.origin_keys = {id(r): _origin_key(index, r) for r in self.claims}
+        self.stored_origins: Mapping[str, Any] = {}
+        if cache is not None and self.claims:
+            self.stored_origins = cache.get_results(self.origin_keys.values())
+        self._pool: ThreadPoolExecutor | None = None
+        self._walk: Future[_Walked] | None = None
+        self._cancelled = False
+        if self.claims:
+            self._pool = ThreadPoolExecutor(1)
+            self._walk = self._pool.submit(self._git_walk)
 
-    written = _written(index, claims, depth, cache, git)
-    checks: list[ClaimCheck] = []
-    asked: dict[str, list[BlameLine]] = {}
-    keys = {id(r): _followed_key(index, r, w) for r in claims if (w := written.get(id(r))) is not None}
-    stored = cache.get_results(keys.values()) if cache is not None else {}
-    new: dict[str, tuple[str, list[BlameLine]]] = {}
-    # The claims git is asked about (not stored, each key once), all at once (_parallel).
-    to_ask: dict[str, tuple[GitRepo, str, str, str, int, int]] = {}
+    def git(self, repo: str) -> GitRepo | None:
+        return self.gits.get(repo)
+
+    def _git_walk(self) -> _Walked:
+        """In the walk's thread: what only git can say."""
+        written, new_origins, placed = _written(self.index, self.claims, self.depth, self.origin_keys,
+                                                self.stored_origins, self.git)
+        if self._cancelled:
+            return written, new_origins, {}
+        ask = _to_follow(self.index, [r for r in self.claims if id(r) in placed], written, self.git)
+        return written, new_origins, _follow(ask, self.depth)
+
+    def cancel(self) -> None:
+        """Stop after the git commands running now (when the check ends otherwise); a
+        no-op once result() has been read."""
+        self._cancelled = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def result(self) -> list[ClaimCheck]:
+        if self._walk is None or self._pool is None:
+            return []
+        try:
+            written, new_origins, followed = self._walk.result()
+        finally:
+            self._pool.shutdown()
+        cache, index = self.cache, self.index
+        if cache is not None and new_origins:
+            cache.put_results((k, list(v)) for k, v in new_origins.items())
+        claims = self.claims
+        keys = {id(r): _followed_key(index, r, w) for r in claims if (w := written.get(id(r))) is not None}
+        stored = cache.get_results(keys.values()) if cache is not None else {}
+        # The walks of claims whose origin was stored (each key once), asked now.
+        more = _to_follow(index, [r for r in claims if keys.get(id(r)) not in stored
+                                  and keys.get(id(r)) not in followed], written, self.git)
+        followed = {**followed, **_follow(more, self.depth)}
+        checks: list[ClaimCheck] = []
+        asked: dict[str, list[BlameLine]] = {}
+        new: dict[str, tuple[str, list[BlameLine]]] = {}
+        for res in claims:
+            when = written.get(id(res))
+            if when is None:
+                continue
+            repo = res.files[0][0]
+            now = index.snapshots[repo].commit
+            if when.seen == now:
+                continue
+            key = keys[id(res)]
+            lines = asked.get(key)
+            if lines is None and key in stored:
+                lines = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING else BlameLine(*row)
+                         for row in stored[key]]
+            if lines is None:
+                if key not in followed:
+                    continue  # (no git for its repo)
+                lines = followed[key]
+                new[key] = (now, lines)
+            asked[key] = lines
+            check = _outcome(res, when, now, lines, self.git)
+            if check is not None:
+                checks.append(check)
+        if cache is not None and new:
+            cache.put_results((k, [[_STANDING if x.commit == at else x.commit, *x[1:]] for x in v])
+                              for k, (at, v) in new.items())
+        return checks
+
+
+# What the walk's thread found: when each claim was written (by the id of its
+# resolution), the origins git placed (to store), and the walks it followed (by key).
+_Walked = tuple[dict[int, "Written"], dict[str, BlameLine], dict[str, list[BlameLine]]]
+_Follow = dict[str, tuple[GitRepo, str, str, str, int, int]]
+
+
+def _to_follow(
+    index: WorkspaceIndex, claims: Sequence[Resolution], written: dict[int, Written], git: _GitOf,
+) -> _Follow:
+    """The walks to ask git for, by key (each once): the claims' lines, from where they
+    were seen when written to the checked commit."""
+    out: _Follow = {}
     for res in claims:
         when = written.get(id(res))
-        if when is None or keys[id(res)] in stored:
-            continue
         repo, path = res.files[0]
         now = index.snapshots[repo].commit
         g = git(repo)
-        if when.seen != now and g is not None:
+        if when is not None and when.seen != now and g is not None:
             assert res.reference.lines is not None
-            to_ask.setdefault(keys[id(res)], (g, when.seen, now, path, *res.reference.lines))
+            out.setdefault(_followed_key(index, res, when), (g, when.seen, now, path, *res.reference.lines))
+    return out
 
-    # How far each walk is and where its lines went, asked at once: the count only says
-    # whether the walk is past the cap (then its lines are not used), and waiting for it
-    # first put two history walks one after the other (git/git: 0.39 s, then the blame).
+
+def _follow(ask: _Follow, depth: int) -> dict[str, list[BlameLine]]:
+    """Each walk's lines, none for a walk past the cap. How far each walk is and where
+    its lines went are asked at once: the count only says whether the walk is past the
+    cap (then its lines are not used), and waiting for it first put two history walks
+    one after the other (git/git: 0.39 s, then the blame)."""
     followed: dict[str, list[BlameLine]] = {}
-    if to_ask:
+    if ask:
         with ThreadPoolExecutor(_AT_ONCE) as pool:
-            counted = [pool.submit(g.commits_between, seen, now) for g, seen, now, *_ in to_ask.values()]
+            counted = [pool.submit(g.commits_between, seen, now) for g, seen, now, *_ in ask.values()]
             walked = [pool.submit(g.lines_since, seen, now, path, first, last)
-                      for g, seen, now, path, first, last in to_ask.values()]
-            for key, count, walk in zip(to_ask, counted, walked, strict=True):
+                      for g, seen, now, path, first, last in ask.values()]
+            for key, count, walk in zip(ask, counted, walked, strict=True):
                 followed[key] = [] if count.result() > depth else walk.result()
-    for res in claims:
-        when = written.get(id(res))
-        if when is None:
-            continue
-        repo, path = res.files[0]
-        now = index.snapshots[repo].commit
-        if when.seen == now:
-            continue
-        key = keys[id(res)]
-        lines = asked.get(key)
-        if lines is None and key in stored:
-            lines = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING else BlameLine(*row)
-                     for row in stored[key]]
-        if lines is None:
-            if key not in followed:
-                continue  # (no git for its repo)
-            lines = followed[key]
-            new[key] = (now, lines)
-        asked[key] = lines
-        check = _outcome(res, when, now, lines, git)
-        if check is not None:
-            checks.append(check)
-    if cache is not None and new:
-        cache.put_results((k, [[_STANDING if line.commit == now else line.commit, *line[1:]] for line in v])
-                          for k, (now, v) in new.items())
-    return checks
+    return followed
 
 
 def _written(
-    index: WorkspaceIndex, claims: Sequence[Resolution], depth: int, cache: BlobCache | None,
-    git: _GitOf,
-) -> dict[int, Written]:
+    index: WorkspaceIndex, claims: Sequence[Resolution], depth: int, keys: dict[int, str],
+    stored: Mapping[str, Any], git: _GitOf,
+) -> tuple[dict[int, Written], dict[str, BlameLine], set[int]]:
     """When each claim was written, by the id of its resolution: one `git blame` per
-    citing file for the lines not cached. A line written before the walk's cap has no
-    answer."""
+    citing file for the lines not stored (`keys`: each claim's origin key). A line
+    written before the walk's cap has no answer. Also the origins found, to store, and
+    the ids of the claims git placed."""
     by_file: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
     for res in claims:
         by_file[(res.reference.repo, res.reference.path)].append(res)
-    keys = {id(r): _origin_key(index, r) for r in claims}
-    stored = cache.get_results(keys.values()) if cache is not None else {}
     origins: dict[int, BlameLine] = {}
     new: dict[str, BlameLine] = {}
     blames: list[tuple[GitRepo, str, str, list[Resolution]]] = []
@@ -171,18 +242,18 @@ def _written(
                      strict=True))
     found_in = _parallel(lambda job: job[0].line_origins(job[1], job[2], [r.reference.line for r in job[3]],
                                                         since[(job[0].git_dir, job[1])]), blames)
+    placed: set[int] = set()
     for (_, commit, _, missing), found in zip(blames, found_in, strict=True):
         for r in missing:
             line = found.get(r.reference.line)
             if line is None:
                 continue
             origins[id(r)] = line
+            placed.add(id(r))
             # Not stored for the checked commit's own lines: a work tree's commit is made
             # up, and the same file committed later was written by that commit.
             if line.commit != commit:
                 new[keys[id(r)]] = line
-    if cache is not None and new:
-        cache.put_results((k, list(v)) for k, v in new.items())
     # Where each claim's lines were seen when it was written: asked of git all at once.
     # (A line of the checked commit itself was written against the cited repo as it was
     # then; a work tree's lines, against it as it is: that commit's time is 0.)
@@ -219,7 +290,7 @@ def _written(
         answer = answers.get((repo, "mainline", origin.commit) if same else (repo, "before", origin.time))
         if answer is not None:
             out[id(res)] = Written(origin.commit, answer)
-    return out
+    return out, new, placed
 
 
 _T = TypeVar("_T")
