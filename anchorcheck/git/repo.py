@@ -143,6 +143,10 @@ class ToolError(AnchorcheckError):
     """A program other than git that is missing or failed: one line, exit 2."""
 
 
+# Strings one `git grep -F` is given at most (grep_fixed).
+_GREP_STRINGS = 200
+
+
 class GitRepo:
     """One local repository (work tree or bare), addressed by its git directory."""
 
@@ -397,14 +401,23 @@ class GitRepo:
         if not strings or not paths:
             return set()
         skip = _left_out(self.git_dir, commit)
-        args = [arg for s in strings for arg in ("-e", s)]
-        out = Background(["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-I", "-F", *args,
-                          commit, "--", *paths, *skip], ok=(0, 1)).output()
-        if out is None:
-            raise GitError(f"git grep failed in {self.git_dir}")
         prefix = commit + ":"
-        return {p[len(prefix):] if p.startswith(prefix) else p
-                for p in out.decode(errors=PATH_ERRORS).split("\0") if p}
+        found: set[str] = set()
+        # A few hundred strings a command, so that no command line nears the system's
+        # limit however many a workspace's documents cite; all started at once.
+        searches = [Background(["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-I", "-F",
+                                *(arg for s in strings[i:i + _GREP_STRINGS] for arg in ("-e", s)),
+                                commit, "--", *paths, *skip], ok=(0, 1))
+                    for i in range(0, len(strings), _GREP_STRINGS)]
+        for search in searches:
+            out = search.output()
+            if out is None:
+                for other in searches:
+                    other.cancel()
+                raise GitError(f"git grep failed in {self.git_dir}")
+            found.update(p[len(prefix):] if p.startswith(prefix) else p
+                         for p in out.decode(errors=PATH_ERRORS).split("\0") if p)
+        return found
 
     def start_commit_list(self, commit: str, depth: int) -> Background:
         """The list history_commits reads, started: the last `depth` commits of
