@@ -165,10 +165,8 @@ def run_check(
     try:
         given = {r.spec.name: r.snapshot for r in indexed}
         index = index_workspace(crawled, memo, progress, cache, given, resolved, writes)
-        resolutions: tuple[Resolution, ...] | None = None
-        if read is not None:
-            index, resolutions = _read_what_is_cited(workspace, crawled, index, read, memo, progress, cache,
-                                                     given, resolved_rest, writes)
+        # (The key holds the commits, known after a crawl of some kinds too: a stored
+        # answer is taken before reading what those kinds cite.)
         stores = cache is not None and not indexed and not asks_forge
         key = result_key(workspace, selection, index) if stores else None
         if cache is not None and key is not None:
@@ -176,6 +174,12 @@ def run_check(
             if stored is not None:
                 _run(writes)
                 return CheckResult(workspace, index, stored[0], stored[1])
+        resolutions: tuple[Resolution, ...] | None = None
+        if read is not None:
+            index, resolutions = _read_what_is_cited(workspace, crawled, index, read, memo, progress, cache,
+                                                     given, resolved_rest, writes)
+            if key is not None:
+                key = result_key(workspace, selection, index)  # (None if a file read since was unreadable)
         if history:
             searching = RemovedMentions(
                 workspace, index, workspace.settings.history_depth, cache,

@@ -258,9 +258,7 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
         line = raw.rstrip("\r")
         if "\t" in line:
             line = line.expandtabs(4)
-        if not short_ways:
-            pass
-        elif not stack:
+        if short_ways and not stack:
             # Outside every container (most lines of most documents), the two commonest
             # lines take a short way, to the same end as the general one below: a line
             # of an open fence, and a line of prose that opens nothing.
@@ -285,7 +283,7 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
         if short_ways and (leaf is None or leaf.kind == "para"):
             item = _BULLET.match(line)
             if item is not None and item.group(3) not in special:
-                column = _bullet(item, stack)
+                column = _bullet(line, item, stack)
                 if column >= 0:
                     finish()
                     content = item.start(3)
@@ -410,7 +408,7 @@ def _extend(leaf: _Leaf, n: int, rest: str) -> None:
 _BULLET = compiled_on_use(r"( *)[-+*]( {1,4})([^ ])")
 
 
-def _bullet(item: re.Match[str], stack: list[_Container]) -> int:
+def _bullet(line: str, item: re.Match[str], stack: list[_Container]) -> int:
     """Where a bullet item line (`_BULLET`, its content opening nothing) opens a new item,
     as the general way reads it: in the innermost list item it stays in, with a
     paragraph in it. Then the items it leaves are closed, those it stays in go on
@@ -419,19 +417,11 @@ def _bullet(item: re.Match[str], stack: list[_Container]) -> int:
     is never a lazy line of an open paragraph: that paragraph's content column is past
     every item's, so the line is less indented than it, and a bullet with content may
     interrupt a paragraph.)"""
-    indent = item.end(1)
-    pos = kept = 0
-    for c in stack:
-        if c.quote:
-            return -1
-        if indent - pos < c.width:
-            break
-        pos += c.width
-        kept += 1
-    if indent - pos > 3:
+    if any(c.quote for c in stack):
         return -1
-    for c in stack[:kept]:
-        c.opened_empty = False
+    pos, kept = _match_containers(line, stack)  # (marks the items it stays in, as the general way would)
+    if item.end(1) - pos > 3:
+        return -1
     del stack[kept:]
     return pos
 
