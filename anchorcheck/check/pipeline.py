@@ -180,6 +180,18 @@ def run_check(
                                                      given, resolved_rest, writes)
             if key is not None:
                 key = result_key(workspace, selection, index)  # (None if a file read since was unreadable)
+        resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets)
+        first: dict[int, Resolution] = {}
+        if any(r.code in ("AC201", "AC205") for r in rules):
+            from anchorcheck.resolve.linehistory import LineWalk, followable
+
+            # Started first, from the resolutions of the claims it may follow: its git
+            # commands (on git/git a chain of 1.3 s) run while the crawl's finds are
+            # stored, the rest is resolved, claims are verified and AC203's history read.
+            if resolutions is None:
+                first = {id(ref): resolver.resolve(ref) for ref in index.references if followable(ref)}
+            walk = LineWalk(workspace, index, resolutions if resolutions is not None else first.values(),
+                            workspace.settings.line_history, cache)
         if history:
             searching = RemovedMentions(
                 workspace, index, workspace.settings.history_depth, cache,
@@ -189,12 +201,8 @@ def run_check(
         names.start()  # runs while this process stores what the crawl found, and resolves
         _run(writes)
         if resolutions is None:
-            resolutions = _resolve(workspace, index)
-        if any(r.code in ("AC201", "AC205") for r in rules):
-            from anchorcheck.resolve.linehistory import LineWalk
-
-            # Its git commands run while claims are verified and AC203's history is read.
-            walk = LineWalk(workspace, index, resolutions, workspace.settings.line_history, cache)
+            resolutions = tuple(first[id(ref)] if id(ref) in first else resolver.resolve(ref)
+                                for ref in index.references)
         claims, breaches = verify(workspace, index, resolutions, cache, names)
         removed = searching.result() if searching is not None else []
         if walk is not None:

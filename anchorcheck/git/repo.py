@@ -160,7 +160,6 @@ class GitRepo:
         # user (CI containers), which git's own discovery would be.
         self.git_dir = str(find_git_dir(path).resolve())
         self.blobs_read = 0  # every blob this object has streamed, for cost accounting
-        self._first_parents: dict[str, list[str]] = {}  # mainline(): a head's first-parent line
 
     def _git(self, *args: str, input_text: str | None = None) -> str:
         return self._git_bytes(*args, input_bytes=None if input_text is None else input_text.encode()
@@ -488,17 +487,20 @@ class GitRepo:
     # -- lines through history (resolve/linehistory.py) ------------------------------
 
     def line_origins(self, commit: str, path: str, lines: Sequence[int], since: str | None = None,
-                     ) -> dict[int, BlameLine]:
+                     first_parent: bool = False) -> dict[int, BlameLine]:
         """For each of these lines of `path` at `commit`, the commit that wrote it, as
         `git blame` says (one process for all of them). With `since`, history before it
-        is not walked: lines older than it come back with `boundary` set."""
+        is not walked: lines older than it come back with `boundary` set. With
+        `first_parent`, the commit of `commit`'s first-parent line that brought it in:
+        for a line written on a branch, the merge of that branch."""
         wanted = sorted(set(lines))
         if not wanted:
             return {}
         ranges = [arg for n in wanted for arg in ("-L", f"{n},{n}")]
         rev = f"{since}..{commit}" if since else commit
         try:
-            out = self._git("blame", "--porcelain", "--root", *ranges, rev, "--", path)
+            out = self._git("blame", "--porcelain", "--root", *(["--first-parent"] if first_parent else []),
+                            *ranges, rev, "--", path)
         except GitError:
             return {}  # the path is not there, a line is past its end: nothing to follow
         return {final: line for line, final in _blame_records(out)}
@@ -516,32 +518,6 @@ class GitRepo:
         except GitError:
             return []
         return [line for line, _ in _blame_records(out)]
-
-    def first_parents(self, head: str) -> list[str] | None:
-        """`head` and its first parents, newest first (listed once per head); None when
-        git cannot list them."""
-        line = self._first_parents.get(head)
-        if line is None:
-            try:
-                line = self._git("rev-list", "--first-parent", head, "--").split()
-            except GitError:
-                return None
-            self._first_parents[head] = line
-        return line
-
-    def mainline(self, head: str, commit: str) -> str | None:
-        """The commit of `head`'s first-parent line where `commit` came in: itself when
-        it is on that line, else the oldest commit there that holds it (its merge)."""
-        line = self.first_parents(head)
-        if line is None:
-            return None
-        if commit in line:
-            return commit
-        try:
-            after = set(self._git("rev-list", "--ancestry-path", f"{commit}..{head}", "--").split())
-        except GitError:
-            return None
-        return next((c for c in reversed(line) if c in after), None)
 
     def commit_before(self, commit: str, timestamp: int) -> str | None:
         """The newest commit on `commit`'s first-parent line made at or before `timestamp`
@@ -569,12 +545,13 @@ class GitRepo:
             return 0
 
     def ancestor(self, commit: str, back: int) -> str | None:
-        """The commit `back` first parents behind `commit`, or None when history is shorter.
-        Read off its first-parent line (which mainline() lists anyway: one walk, not two)."""
-        line = self.first_parents(commit)
-        if line is None:
-            return self.try_resolve(f"{commit}~{back}")
-        return line[back] if back < len(line) else None
+        """The commit `back` first parents behind `commit`, or None when history is shorter
+        (git walks those `back` commits only)."""
+        try:
+            out = self._git("rev-list", "--first-parent", f"--skip={back}", "--max-count=1", commit, "--")
+        except GitError:
+            return None
+        return out.strip() or None
 
     def read_blobs(self, oids: Iterable[str]) -> Iterator[tuple[str, bytes | None]]:
         """Each blob, streamed through one `git cat-file --batch`; one git cannot read

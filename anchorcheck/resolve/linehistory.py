@@ -5,9 +5,10 @@ A claim that names lines and no text (`sigs.yaml#L250`, "see test.mk:28") cannot
 checked against its own words, but history knows which lines it meant:
 
 1. `git blame` of the citing line gives the commit that wrote it.
-2. The cited file as it was then: in the citing repo, at that commit, or at the merge
-   that brought it into the checked commit's first-parent line; in another repo, at
-   the last commit of that line made up to that commit's time.
+2. The cited file as it was then: in the citing repo, at the commit of the checked
+   commit's first-parent line that brought the citing line in (that commit, or the
+   merge of its branch: `git blame --first-parent`); in another repo, at the last
+   commit of that line made up to that commit's time.
 3. `git blame --reverse --first-parent` from there to the checked commit follows
    those lines forward (a merge is one step, as the mainline saw it): each comes back
    either still standing (and where it stands now) or with the commit that changed it.
@@ -26,13 +27,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import GitError
 from anchorcheck.git.repo import BlameLine, GitRepo
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.model.reference import RefKind
+from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 from anchorcheck.resolve.verify import ClaimCheck, rewrite_span
 
@@ -50,11 +51,16 @@ class Written:
     seen: str  # the cited repo's commit at that time (== commit in the same repo)
 
 
+def followable(ref: Reference) -> bool:
+    """A claim with lines and no text of its own: what history may follow."""
+    return ref.kind is RefKind.LINES and not ref.claim and ref.lines is not None
+
+
 def trackable(res: Resolution, index: WorkspaceIndex) -> bool:
-    """A claim with lines and no text of its own, resolved to a file whose line count
-    it fits (a claim past the end is reported by verify already)."""
+    """A followable claim resolved to a file whose line count it fits (a claim past the
+    end is reported by verify already)."""
     ref = res.reference
-    if ref.kind is not RefKind.LINES or ref.claim or ref.lines is None:
+    if not followable(ref) or ref.lines is None:
         return False
     if res.status is not Status.RESOLVED or not res.files:
         return False
@@ -73,9 +79,10 @@ def track_lines(
 
 class LineWalk:
     """track_lines, started: its git commands run in a thread of their own while the
-    caller goes on (a cold check verifies claims and waits for AC203's history
-    meanwhile), and `result()` waits for them. On git/git one claim's walk is four git
-    commands, each waiting for the one before (1.9 s): it ran after everything else.
+    caller goes on (a cold check stores the crawl's finds, resolves, verifies claims
+    and waits for AC203's history meanwhile), and `result()` waits for them. On git/git
+    one claim's walk is a chain of git commands (1.3 s): started once the claims are
+    resolved, before everything else, it ended last all the same.
     The cache is asked and written in the caller's thread only (a connection belongs to
     its thread): what it holds when the walk starts (where each claim was written) is
     read first; the walk then follows the claims git had to place (a claim whose
@@ -112,12 +119,8 @@ class LineWalk:
 
     def _git_walk(self) -> _Walked:
         """In the walk's thread: what only git can say."""
-        written, new_origins, placed = _written(self.index, self.claims, self.depth, self.origin_keys,
-                                                self.stored_origins, self.git)
-        if self._cancelled:
-            return written, new_origins, {}
-        ask = _to_follow(self.index, [r for r in self.claims if id(r) in placed], written, self.git)
-        return written, new_origins, _follow(ask, self.depth)
+        return _walked(self.index, self.claims, self.depth, self.origin_keys, self.stored_origins, self.git,
+                       lambda: self._cancelled)
 
     def cancel(self) -> None:
         """Stop after the git commands running now (when the check ends otherwise); a
@@ -137,7 +140,8 @@ class LineWalk:
         if cache is not None and new_origins:
             cache.put_results((k, list(v)) for k, v in new_origins.items())
         claims = self.claims
-        keys = {id(r): _followed_key(index, r, w) for r in claims if (w := written.get(id(r))) is not None}
+        keys = {id(r): _followed_key(index, r, w.seen) for r in claims
+                if (w := written.get(id(r))) is not None}
         stored = cache.get_results(keys.values()) if cache is not None else {}
         # The walks of claims whose origin was stored (each key once), asked now.
         more = _to_follow(index, [r for r in claims if keys.get(id(r)) not in stored
@@ -193,120 +197,146 @@ def _to_follow(
         g = git(repo)
         if when is not None and when.seen != now and g is not None:
             assert res.reference.lines is not None
-            out.setdefault(_followed_key(index, res, when), (g, when.seen, now, path, *res.reference.lines))
+            key = _followed_key(index, res, when.seen)
+            out.setdefault(key, (g, when.seen, now, path, *res.reference.lines))
     return out
 
 
 def _follow(ask: _Follow, depth: int) -> dict[str, list[BlameLine]]:
-    """Each walk's lines, none for a walk past the cap. How far each walk is and where
-    its lines went are asked at once: the count only says whether the walk is past the
-    cap (then its lines are not used), and waiting for it first put two history walks
-    one after the other (git/git: 0.39 s, then the blame)."""
-    followed: dict[str, list[BlameLine]] = {}
-    if ask:
-        with ThreadPoolExecutor(_AT_ONCE) as pool:
-            counted = [pool.submit(g.commits_between, seen, now) for g, seen, now, *_ in ask.values()]
-            walked = [pool.submit(g.lines_since, seen, now, path, first, last)
-                      for g, seen, now, path, first, last in ask.values()]
-            for key, count, walk in zip(ask, counted, walked, strict=True):
-                followed[key] = [] if count.result() > depth else walk.result()
-    return followed
+    """Each walk's lines, none for a walk past the cap."""
+    if not ask:
+        return {}
+    with ThreadPoolExecutor(_AT_ONCE) as pool:
+        return _walks_done({key: _start_walk(pool, *job) for key, job in ask.items()}, depth)
 
 
-def _written(
+# A walk under way: how far it is, and where its lines went.
+_Started = tuple["Future[int]", "Future[list[BlameLine]]"]
+
+
+def _start_walk(pool: ThreadPoolExecutor, g: GitRepo, seen: str, now: str, path: str, first: int, last: int,
+                ) -> _Started:
+    # How far the walk is and where its lines went are asked at once: the count only
+    # says whether the walk is past the cap (then its lines are not used), and waiting
+    # for it first put two history walks one after the other (git/git: 0.39 s, then
+    # the blame).
+    return pool.submit(g.commits_between, seen, now), pool.submit(g.lines_since, seen, now, path, first, last)
+
+
+def _walks_done(started: Mapping[str, _Started], depth: int) -> dict[str, list[BlameLine]]:
+    return {key: [] if count.result() > depth else walk.result() for key, (count, walk) in started.items()}
+
+
+def _walked(
     index: WorkspaceIndex, claims: Sequence[Resolution], depth: int, keys: dict[int, str],
-    stored: Mapping[str, Any], git: _GitOf,
-) -> tuple[dict[int, Written], dict[str, BlameLine], set[int]]:
-    """When each claim was written, by the id of its resolution: one `git blame` per
-    citing file for the lines not stored (`keys`: each claim's origin key). A line
-    written before the walk's cap has no answer. Also the origins found, to store, and
-    the ids of the claims git placed."""
+    stored: Mapping[str, Any], git: _GitOf, cancelled: Callable[[], bool],
+) -> _Walked:
+    """When each claim was written, by the id of its resolution (`keys`: each claim's
+    origin key, `stored`: the origins the cache held), the origins git placed (to
+    store), and the walks of the claims git placed.
+
+    Per citing file, at once: one `git blame` for the lines whose origin was not
+    stored, and one `git blame --first-parent` for the claims on their own repo (where
+    the mainline took their line in). A line written before the walk's cap has no
+    answer. A claim's walk starts as soon as its start is known: on git/git the chain
+    was the walk's start, the blame (0.87 s), the merge that brought its commit in
+    (`rev-list --ancestry-path`, 0.41 s) and the walk (0.39 s); the first-parent blame
+    answers the merge by itself (0.40 s) beside the blame, and the walk runs beside the
+    rest of the blame."""
     by_file: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
     for res in claims:
         by_file[(res.reference.repo, res.reference.path)].append(res)
-    origins: dict[int, BlameLine] = {}
-    new: dict[str, BlameLine] = {}
-    blames: list[tuple[GitRepo, str, str, list[Resolution]]] = []
+    origins = {id(r): BlameLine(*stored[keys[id(r)]]) for r in claims if keys[id(r)] in stored}
+    jobs: list[tuple[GitRepo, str, str, list[Resolution], list[Resolution]]] = []
     for (repo, path), group in by_file.items():
-        missing = [r for r in group if keys[id(r)] not in stored]
-        for r in group:
-            if keys[id(r)] in stored:
-                origins[id(r)] = BlameLine(*stored[keys[id(r)]])
         g = git(repo)
-        if missing and g is not None:
-            blames.append((g, index.snapshots[repo].commit, path, missing))
-    # Where each walk stops (one per repo and commit), then every file's blame, each
-    # batch of git commands run at once.
-    starts = {(g.git_dir, commit): (g, commit) for g, commit, _, _ in blames}
-    since = dict(zip(starts, _parallel(lambda job: job[0].ancestor(job[1], depth), list(starts.values())),
-                     strict=True))
-    found_in = _parallel(lambda job: job[0].line_origins(job[1], job[2], [r.reference.line for r in job[3]],
-                                                        since[(job[0].git_dir, job[1])]), blames)
+        missing = [r for r in group if id(r) not in origins]
+        same = [r for r in group if r.files[0][0] == repo]
+        if g is not None and (missing or same):
+            jobs.append((g, index.snapshots[repo].commit, path, missing, same))
+    seen: dict[int, str] = {}
+    new: dict[str, BlameLine] = {}
     placed: set[int] = set()
-    for (_, commit, _, missing), found in zip(blames, found_in, strict=True):
-        for r in missing:
-            line = found.get(r.reference.line)
-            if line is None:
-                continue
-            origins[id(r)] = line
-            placed.add(id(r))
-            # Not stored for the checked commit's own lines: a work tree's commit is made
-            # up, and the same file committed later was written by that commit.
-            if line.commit != commit:
-                new[keys[id(r)]] = line
-    # Where each claim's lines were seen when it was written: asked of git all at once.
-    # (A line of the checked commit itself was written against the cited repo as it was
-    # then; a work tree's lines, against it as it is: that commit's time is 0.)
-    # Same repo: followed along the checked commit's first-parent line, from where the
-    # citing commit came into it (a merge, for a branch's commit). Another repo: its
-    # last commit made by then.
-    asks: dict[tuple[str, str, str | int], tuple[GitRepo, str, str | int]] = {}
-    for res in claims:
-        origin = origins.get(id(res))
-        repo = res.files[0][0]
+    walks: dict[str, _Started] = {}
+
+    def walk(res: Resolution) -> None:  # a claim git placed: its walk, started
+        repo, path = res.files[0]
+        now = index.snapshots[repo].commit
         g = git(repo)
-        if origin is None or origin.boundary or g is None:
-            continue
-        when: str | int = origin.commit if repo == res.reference.repo else origin.time
-        asks.setdefault((repo, "mainline" if isinstance(when, str) else "before", when),
-                        (g, index.snapshots[repo].commit, when))
-    # (Each head's first-parent line is listed once, before the mainline questions; the
-    # walk starts listed those of the citing commits already.)
-    heads = {(g.git_dir, head): (g, head) for g, head, when in asks.values() if isinstance(when, str)}
-    _parallel(lambda job: job[0].first_parents(job[1]), list(heads.values()))
+        if g is not None and seen[id(res)] != now and not cancelled():
+            assert res.reference.lines is not None
+            key = _followed_key(index, res, seen[id(res)])
+            if key not in walks:
+                walks[key] = _start_walk(pool, g, seen[id(res)], now, path, *res.reference.lines)
 
-    def seen(job: tuple[GitRepo, str, str | int]) -> str | None:
-        g, head, when = job
-        return g.mainline(head, when) if isinstance(when, str) else g.commit_before(head, when)
+    with ThreadPoolExecutor(_AT_ONCE) as pool:
+        # Where each blame stops (one per repo and commit), then every blame at once.
+        starts = {(g.git_dir, commit): pool.submit(g.ancestor, commit, depth) for g, commit, *_ in jobs}
+        since = {key: start.result() for key, start in starts.items()}
+        blames = [(pool.submit(g.line_origins, commit, path, [r.reference.line for r in missing],
+                               since[(g.git_dir, commit)]) if missing else None,
+                   pool.submit(g.line_origins, commit, path, [r.reference.line for r in same],
+                               since[(g.git_dir, commit)], True) if same else None)
+                  for g, commit, path, missing, same in jobs]
+        for (*_, same), (_, merged) in zip(jobs, blames, strict=True):
+            if merged is None:
+                continue
+            found = merged.result()
+            for r in same:
+                line = found.get(r.reference.line)
+                if line is not None and not line.boundary:
+                    seen[id(r)] = line.commit
+                    if id(r) not in origins:
+                        walk(r)  # (before its blame says it was placed: most are)
+        for (_, commit, _, missing, _), (written, _) in zip(jobs, blames, strict=True):
+            found = written.result() if written is not None else {}
+            for r in missing:
+                line = found.get(r.reference.line)
+                if line is None:
+                    continue
+                origins[id(r)] = line
+                placed.add(id(r))
+                # Not stored for the checked commit's own lines: a work tree's commit is
+                # made up, and the same file committed later was written by that commit.
+                if line.commit != commit:
+                    new[keys[id(r)]] = line
+        # Another repo's claims: the last commit of the cited repo's first-parent line
+        # made by the time the citing line was (a line of the checked commit itself
+        # was written against the cited repo as it was then; a work tree's, against it
+        # as it is: that commit's time is 0).
+        asks: dict[tuple[str, int], tuple[GitRepo, str, int]] = {}
+        for res in claims:
+            origin = origins.get(id(res))
+            repo = res.files[0][0]
+            g = git(repo)
+            if origin is not None and not origin.boundary and g is not None and repo != res.reference.repo:
+                asks.setdefault((repo, origin.time), (g, index.snapshots[repo].commit, origin.time))
+        before = dict(zip(asks, pool.map(lambda job: job[0].commit_before(job[1], job[2]), asks.values()),
+                          strict=True))
+        out: dict[int, Written] = {}
+        for res in claims:
+            origin = origins.get(id(res))
+            if origin is None or origin.boundary:
+                continue
+            repo = res.files[0][0]
+            if repo != res.reference.repo:
+                answer = before.get((repo, origin.time))
+                if answer is None:
+                    continue
+                seen[id(res)] = answer
+                if id(res) in placed:
+                    walk(res)
+            if id(res) in seen:
+                out[id(res)] = Written(origin.commit, seen[id(res)])
+        # (A walk started for a claim its blame then did not place answers the same
+        # question for any claim with its key.)
+        return out, new, {} if cancelled() else _walks_done(walks, depth)
 
-    answers = dict(zip(asks, _parallel(seen, list(asks.values())), strict=True))
-    out: dict[int, Written] = {}
-    for res in claims:
-        origin = origins.get(id(res))
-        repo = res.files[0][0]
-        if origin is None or origin.boundary:
-            continue
-        same = repo == res.reference.repo
-        answer = answers.get((repo, "mainline", origin.commit) if same else (repo, "before", origin.time))
-        if answer is not None:
-            out[id(res)] = Written(origin.commit, answer)
-    return out, new, placed
 
-
-_T = TypeVar("_T")
-_R = TypeVar("_R")
 # git commands of the line walk at once: each walks history in a process of its own
 # (numpy's and git's, tens of thousands of commits: 0.1-0.3 s each), and one after
 # another they were 3.4 s of a cold check of six history-bearing repos.
 _AT_ONCE = 4
-
-
-def _parallel(fn: Callable[[_T], _R], jobs: Sequence[_T]) -> list[_R]:
-    """[fn(job) for job in jobs], the git commands they run running side by side."""
-    if len(jobs) <= 1:
-        return [fn(job) for job in jobs]
-    with ThreadPoolExecutor(min(_AT_ONCE, len(jobs))) as pool:
-        return list(pool.map(fn, jobs))
 
 
 def _outcome(
@@ -354,13 +384,13 @@ def _origin_key(index: WorkspaceIndex, res: Resolution) -> str:
     return f"{_KEY}:origin:{ref.repo}:{oid}:{ref.line}"
 
 
-def _followed_key(index: WorkspaceIndex, res: Resolution, when: Written) -> str:
+def _followed_key(index: WorkspaceIndex, res: Resolution, seen: str) -> str:
     # Where lines of the file at `seen` stand now depends on that commit and on the
     # file now (the same blob at another commit: the same answer).
     repo, path = res.files[0]
     snap = index.snapshots[repo]
     assert res.reference.lines is not None
     first, last = res.reference.lines
-    return f"{_KEY}:followed:{repo}:{path}:{when.seen}:{snap.oids.get(path, snap.commit)}:{first}-{last}"
+    return f"{_KEY}:followed:{repo}:{path}:{seen}:{snap.oids.get(path, snap.commit)}:{first}-{last}"
 
 

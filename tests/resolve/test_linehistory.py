@@ -8,7 +8,7 @@ import json
 import sqlite3
 from pathlib import Path
 
-from anchorcheck.git.repobuilder import commit
+from anchorcheck.git.repobuilder import branch, commit, git
 from tests.conftest import WorkspaceBuilder, run_cli
 
 _CODE = "".join(f"step_{n} = {n}\n" for n in range(1, 11))
@@ -108,3 +108,49 @@ def test_answers_are_cached_by_blob_and_commit(ws: WorkspaceBuilder, tmp_path: P
     db = next(cache.rglob("*.sqlite*"))
     keys = [k for (k,) in sqlite3.connect(db).execute("SELECT key FROM results WHERE key LIKE 'linehistory:%'")]
     assert any(":origin:" in k for k in keys) and any(":followed:" in k for k in keys)
+
+
+def test_a_claim_written_on_a_branch_meant_the_lines_as_its_merge_brought_them(ws: WorkspaceBuilder) -> None:
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "x = 1\n"})
+    branch(repo, "feature", {"notes.py": "# The retry step: steps.py:4\nx = 1\n"}, message="cite it")
+    commit(repo, {"steps.py": "import os\n" + _CODE}, "import")  # on main meanwhile
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge feature", "feature")
+    merged = git(repo, "rev-parse", "HEAD").strip()
+    commit(repo, {"steps.py": "import os\nimport sys\n" + _CODE}, "import sys")
+    run = ws.check("--format", "json", "--no-cache")
+    found = _findings(run.out, "AC201", "AC205")
+    # The mainline saw the claim at the merge, where line 4 held step_3: now at 5.
+    assert [(f["code"], f["path"], f["line"]) for f in found] == [("AC201", "notes.py", 1)], run.out
+    message = str(found[0]["message"])
+    written = git(repo, "rev-parse", "feature").strip()
+    assert "app:steps.py:4" in message and "now at 5" in message and f"written in {written[:12]}" in message
+    assert merged[:12] not in message
+    # Lines on the branch only, before the merge, are not the mainline's: rewritten
+    # there, the claim is followed from the merge all the same.
+    commit(repo, {"steps.py": "import os\nimport sys\n" + _CODE.replace("step_3 = 3", "step_3 = three")},
+           "rename three")
+    found = _findings(ws.check("--format", "json", "--no-cache").out, "AC201", "AC205")
+    assert [f["code"] for f in found] == ["AC205"] and "'rename three'" in str(found[0]["message"])
+
+
+def test_a_claim_is_seen_where_its_line_last_came_into_the_mainline(ws: WorkspaceBuilder) -> None:
+    # The citing line came in with one merge, was removed, and a later merge (its
+    # conflict resolved by hand) took it back from another branch: the lines it meant
+    # are those the mainline held when it came back, not at the first merge.
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "x = 1\n"})
+    branch(repo, "one", {"notes.py": "# The retry step: steps.py:4\nx = 1\n"}, message="cite it")
+    git(repo, "branch", "two", "one")
+    commit(repo, {"other.txt": "x\n"}, "main moves")
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge one", "one")
+    commit(repo, {"notes.py": "x = 1\n"}, "drop the note")
+    commit(repo, {"steps.py": "import os\n" + _CODE}, "import")
+    git(repo, "checkout", "-q", "two")
+    commit(repo, {"two.txt": "x\n"}, "two moves")
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-ff", "--no-commit", "two")
+    commit(repo, {"notes.py": "# The retry step: steps.py:4\nx = 1\n"}, "merge two, the note back")
+    commit(repo, {"steps.py": "import os\nimport sys\n" + _CODE}, "import sys")
+    found = _findings(ws.check("--format", "json", "--no-cache").out, "AC201", "AC205")
+    # At the second merge line 4 held step_3 (after "import"): now at 5. (From the
+    # first merge, where it held step_4, it would be at 6.)
+    assert [(f["code"], f["line"]) for f in found] == [("AC201", 1)] and "now at 5" in str(found[0]["message"])
