@@ -78,21 +78,32 @@ def _value(git_dir: Path, common: Path, packed: _Packed, name: str, depth: int) 
 
 
 class _Packed:
-    """`packed-refs`, read when first asked."""
+    """`packed-refs`, read when first asked. A name is looked up by a search of the
+    bytes, not by reading every line: a forge's mirror packs a ref per pull request
+    (ansible's packed-refs: 3.8 MB), and parsing them all to resolve one branch was
+    0.19 s of every check of six such repos, warm ones too."""
 
     def __init__(self, common: Path) -> None:
         self._path = common / "packed-refs"
-        self._refs: dict[str, str] | None = None
+        self._data: bytes | None = None
 
     def get(self, name: str) -> str | _Absent:
-        if self._refs is None:
-            self._refs = {}
+        if self._data is None:
             try:
-                text = self._path.read_text(encoding="utf-8", errors="replace")
+                self._data = self._path.read_bytes()
             except OSError:
-                text = ""
-            for line in text.splitlines():
-                sha, _, ref = line.partition(" ")
-                if _SHA.fullmatch(sha) and ref:
-                    self._refs[ref] = sha
-        return self._refs.get(name, _ABSENT)
+                self._data = b""
+        data = self._data
+        # `SHA NAME` on a line of its own (a name is plain ASCII: read_ref); the last
+        # such line counts, as it did when every line went into a table.
+        tail = b" " + name.encode("ascii")
+        end = len(data)
+        while (at := data.rfind(tail, 0, end)) >= 0:
+            end = at
+            after = at + len(tail)
+            if data[after:after + 1] not in (b"\n", b"\r", b""):
+                continue  # a longer name
+            sha = data[data.rfind(b"\n", 0, at) + 1:at].lstrip(b"\r").decode("ascii", errors="replace")
+            if _SHA.fullmatch(sha):
+                return sha
+        return _ABSENT

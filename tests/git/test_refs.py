@@ -57,3 +57,27 @@ def test_a_reftable_repository_is_asked_of_git(tmp_path: Path) -> None:
     repo = init_repo(tmp_path / "r", {"a.txt": "a\n"})
     (repo / ".git" / "reftable").mkdir()
     assert read_ref(repo / ".git", "main") is None
+
+
+def test_a_packed_ref_is_found_among_many_whose_names_it_starts_or_ends(tmp_path: Path) -> None:
+    # A forge's mirror packs a ref per pull request: the branch's line is found by a
+    # search, not by reading them all, and names that hold its name are not it.
+    repo = init_repo(tmp_path / "r", {"a.txt": "a\n"})
+    first = git(repo, "rev-parse", "HEAD").strip()
+    second = commit(repo, {"a.txt": "b\n"})
+    for n in range(300):
+        git(repo, "update-ref", f"refs/pull/{n}/head", first)
+    git(repo, "update-ref", "refs/heads/main-old", first)
+    git(repo, "update-ref", "refs/remotes/x/refs/heads/main", first)
+    git(repo, "tag", "-a", "v1", "-m", "a tag")  # its peeled line (^SHA) follows
+    git(repo, "pack-refs", "--all")
+    git_dir = repo / ".git"
+    assert "refs/heads/main" in (git_dir / "packed-refs").read_text() and not (git_dir / "refs/heads/main").exists()
+    for name in ("main", "refs/heads/main", "HEAD", "main-old", "pull/7/head", "x/refs/heads/main", "mai"):
+        assert read_ref(git_dir, name) == _rev_parse(repo, name), name
+    assert read_ref(git_dir, "main") == second
+    # The last line of the file, with no newline after it, and a repeated name (the
+    # last line counts).
+    text = (git_dir / "packed-refs").read_text()
+    (git_dir / "packed-refs").write_text(text + f"{first} refs/heads/main\n{first} refs/heads/tip")
+    assert read_ref(git_dir, "main") == first and read_ref(git_dir, "tip") == first
