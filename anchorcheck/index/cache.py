@@ -265,6 +265,29 @@ class BlobCache:
             return {}
         return found
 
+    def get_results_under(self, prefixes: Iterable[str]) -> dict[str, Any]:
+        """The JSON values stored under every key that starts with one of these prefixes,
+        by key (one range of the key index each: a prefix ends with a separator, and the
+        next character bounds it)."""
+        found: dict[str, Any] = {}
+        if self._db is None:
+            return found
+        try:
+            for prefix in dict.fromkeys(prefixes):
+                if not prefix:
+                    continue
+                end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
+                for key, value in self._db.execute(
+                        "SELECT key, value FROM results WHERE key >= ? AND key < ?", (prefix, end)):
+                    try:
+                        found[key] = json.loads(value)
+                    except (ValueError, TypeError):
+                        continue  # unreadable: a miss
+        except sqlite3.DatabaseError as exc:
+            self._fail(exc)
+            return {}
+        return found
+
     def has_result(self, key: str) -> bool:
         """Whether something is stored under `key` (nothing is read or decoded)."""
         if self._db is None:

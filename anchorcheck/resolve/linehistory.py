@@ -37,7 +37,7 @@ from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 from anchorcheck.resolve.verify import ClaimCheck, rewrite_span
 
-_KEY = "linehistory:v1"
+_KEY = "linehistory:v2"
 _STANDING = "*"  # stored for "the checked commit": the same file elsewhere gives the same answer
 _GitOf = Callable[[str], GitRepo | None]
 
@@ -80,14 +80,14 @@ def track_lines(
 class LineWalk:
     """track_lines, started: its git commands run in a thread of their own while the
     caller goes on (a cold check stores the crawl's finds, resolves, verifies claims
-    and waits for AC203's history meanwhile), and `result()` waits for them. On git/git
-    one claim's walk is a chain of git commands (1.3 s): started once the claims are
-    resolved, before everything else, it ended last all the same.
+    and waits for AC203's history meanwhile), and `result()` waits for them.
+
     The cache is asked and written in the caller's thread only (a connection belongs to
-    its thread): what it holds when the walk starts (where each claim was written) is
-    read first; the walk then follows the claims git had to place (a claim whose
-    origin was not stored has no stored walk either, but for another claim's with the
-    same lines), and `result()` reads the other walks' answers."""
+    its thread). What it may hold is read when the walk starts: where each claim was
+    written, and every walk stored for each claim's lines, from wherever they were seen
+    (known only once git has said it). A claim on its own repo needs the commit that
+    wrote its line only to be reported: that blame (on git/git the costliest command of
+    the walk, 0.87 s) runs only for the claims with something to say."""
 
     def __init__(
         self, workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution], depth: int,
@@ -103,24 +103,22 @@ class LineWalk:
                 self.gits[repo] = GitRepo(spec.path) if spec is not None else None
             except GitError:
                 self.gits[repo] = None
-        self.origin_keys = {id(r): _origin_key(index, r) for r in self.claims}
-        self.stored_origins: Mapping[str, Any] = {}
+        origin_keys = {id(r): _origin_key(index, r) for r in self.claims}
+        stored_origins: Mapping[str, Any] = {}
+        stored_walks: Mapping[str, Any] = {}
         if cache is not None and self.claims:
-            self.stored_origins = cache.get_results(self.origin_keys.values())
+            stored_origins = cache.get_results(origin_keys.values())
+            stored_walks = cache.get_results_under(_walk_prefix(index, r) for r in self.claims)
         self._pool: ThreadPoolExecutor | None = None
         self._walk: Future[_Walked] | None = None
         self._cancelled = False
         if self.claims:
             self._pool = ThreadPoolExecutor(1)
-            self._walk = self._pool.submit(self._git_walk)
+            self._walk = self._pool.submit(_walked, index, self.claims, depth, origin_keys, stored_origins,
+                                           stored_walks, self.git, lambda: self._cancelled)
 
     def git(self, repo: str) -> GitRepo | None:
         return self.gits.get(repo)
-
-    def _git_walk(self) -> _Walked:
-        """In the walk's thread: what only git can say."""
-        return _walked(self.index, self.claims, self.depth, self.origin_keys, self.stored_origins, self.git,
-                       lambda: self._cancelled)
 
     def cancel(self) -> None:
         """Stop after the git commands running now (when the check ends otherwise); a
@@ -133,83 +131,29 @@ class LineWalk:
         if self._walk is None or self._pool is None:
             return []
         try:
-            written, new_origins, followed = self._walk.result()
+            found, new_origins, new_walks = self._walk.result()
         finally:
             self._pool.shutdown()
-        cache, index = self.cache, self.index
-        if cache is not None and new_origins:
-            cache.put_results((k, list(v)) for k, v in new_origins.items())
-        claims = self.claims
-        keys = {id(r): _followed_key(index, r, w.seen) for r in claims
-                if (w := written.get(id(r))) is not None}
-        stored = cache.get_results(keys.values()) if cache is not None else {}
-        # The walks of claims whose origin was stored (each key once), asked now.
-        more = _to_follow(index, [r for r in claims if keys.get(id(r)) not in stored
-                                  and keys.get(id(r)) not in followed], written, self.git)
-        followed = {**followed, **_follow(more, self.depth)}
+        if self.cache is not None and (new_origins or new_walks):
+            self.cache.put_results([
+                *((k, list(v)) for k, v in new_origins.items()),
+                *((k, [[_STANDING if x.commit == at else x.commit, *x[1:]] for x in v])
+                  for k, (at, v) in new_walks.items())])
         checks: list[ClaimCheck] = []
-        asked: dict[str, list[BlameLine]] = {}
-        new: dict[str, tuple[str, list[BlameLine]]] = {}
-        for res in claims:
-            when = written.get(id(res))
-            if when is None:
-                continue
-            repo = res.files[0][0]
-            now = index.snapshots[repo].commit
-            if when.seen == now:
-                continue
-            key = keys[id(res)]
-            lines = asked.get(key)
-            if lines is None and key in stored:
-                lines = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING else BlameLine(*row)
-                         for row in stored[key]]
-            if lines is None:
-                if key not in followed:
-                    continue  # (no git for its repo)
-                lines = followed[key]
-                new[key] = (now, lines)
-            asked[key] = lines
-            check = _outcome(res, when, now, lines, self.git)
-            if check is not None:
-                checks.append(check)
-        if cache is not None and new:
-            cache.put_results((k, [[_STANDING if x.commit == at else x.commit, *x[1:]] for x in v])
-                              for k, (at, v) in new.items())
+        for res in self.claims:
+            if id(res) in found:
+                when, lines = found[id(res)]
+                check = _outcome(res, when, self.index.snapshots[res.files[0][0]].commit, lines, self.git)
+                if check is not None:
+                    checks.append(check)
         return checks
 
 
-# What the walk's thread found: when each claim was written (by the id of its
-# resolution), the origins git placed (to store), and the walks it followed (by key).
-_Walked = tuple[dict[int, "Written"], dict[str, BlameLine], dict[str, list[BlameLine]]]
-_Follow = dict[str, tuple[GitRepo, str, str, str, int, int]]
-
-
-def _to_follow(
-    index: WorkspaceIndex, claims: Sequence[Resolution], written: dict[int, Written], git: _GitOf,
-) -> _Follow:
-    """The walks to ask git for, by key (each once): the claims' lines, from where they
-    were seen when written to the checked commit."""
-    out: _Follow = {}
-    for res in claims:
-        when = written.get(id(res))
-        repo, path = res.files[0]
-        now = index.snapshots[repo].commit
-        g = git(repo)
-        if when is not None and when.seen != now and g is not None:
-            assert res.reference.lines is not None
-            key = _followed_key(index, res, when.seen)
-            out.setdefault(key, (g, when.seen, now, path, *res.reference.lines))
-    return out
-
-
-def _follow(ask: _Follow, depth: int) -> dict[str, list[BlameLine]]:
-    """Each walk's lines, none for a walk past the cap."""
-    if not ask:
-        return {}
-    with ThreadPoolExecutor(_AT_ONCE) as pool:
-        return _walks_done({key: _start_walk(pool, *job) for key, job in ask.items()}, depth)
-
-
+# What the walk's thread found: for each claim with something to say (by the id of its
+# resolution), when it was written and where its lines went; the origins git placed
+# and the walks it made, to store (a walk with the checked commit it ended at).
+_Walked = tuple[dict[int, tuple["Written", list[BlameLine]]], dict[str, BlameLine],
+                dict[str, tuple[str, list[BlameLine]]]]
 # A walk under way: how far it is, and where its lines went.
 _Started = tuple["Future[int]", "Future[list[BlameLine]]"]
 
@@ -223,114 +167,149 @@ def _start_walk(pool: ThreadPoolExecutor, g: GitRepo, seen: str, now: str, path:
     return pool.submit(g.commits_between, seen, now), pool.submit(g.lines_since, seen, now, path, first, last)
 
 
-def _walks_done(started: Mapping[str, _Started], depth: int) -> dict[str, list[BlameLine]]:
-    return {key: [] if count.result() > depth else walk.result() for key, (count, walk) in started.items()}
-
-
 def _walked(
     index: WorkspaceIndex, claims: Sequence[Resolution], depth: int, keys: dict[int, str],
-    stored: Mapping[str, Any], git: _GitOf, cancelled: Callable[[], bool],
+    stored: Mapping[str, Any], stored_walks: Mapping[str, Any], git: _GitOf, cancelled: Callable[[], bool],
 ) -> _Walked:
-    """When each claim was written, by the id of its resolution (`keys`: each claim's
-    origin key, `stored`: the origins the cache held), the origins git placed (to
-    store), and the walks of the claims git placed.
+    """In the walk's thread: what only git can say (`keys`: each claim's origin key;
+    `stored`, `stored_walks`: what the cache held).
 
-    Per citing file, at once: one `git blame` for the lines whose origin was not
-    stored, and one `git blame --first-parent` for the claims on their own repo (where
-    the mainline took their line in). A line written before the walk's cap has no
-    answer. A claim's walk starts as soon as its start is known: on git/git the chain
-    was the walk's start, the blame (0.87 s), the merge that brought its commit in
-    (`rev-list --ancestry-path`, 0.41 s) and the walk (0.39 s); the first-parent blame
-    answers the merge by itself (0.40 s) beside the blame, and the walk runs beside the
-    rest of the blame."""
+    Where each claim's lines were seen when it was written: on its own repo, where the
+    checked commit's first-parent line took its line in (one `git blame
+    --first-parent` per citing file, for all its claims; it names the merge of a
+    branch by itself); on another repo, the last commit of that repo's line made by
+    the time the citing line was (its `git blame`, then `rev-list --before`). A line
+    older than the walk's cap has no answer. Each walk starts as soon as its start is
+    known, unless it is stored. Then the claims on their own repo whose lines moved or
+    changed are blamed, to name the commit that wrote them."""
     by_file: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
     for res in claims:
         by_file[(res.reference.repo, res.reference.path)].append(res)
     origins = {id(r): BlameLine(*stored[keys[id(r)]]) for r in claims if keys[id(r)] in stored}
+    # (A line stored as written before the cap has no answer, whatever git says now.)
+    live = [r for r in claims if not (id(r) in origins and origins[id(r)].boundary)]
+
+    def own(res: Resolution) -> bool:
+        return res.files[0][0] == res.reference.repo
+
     jobs: list[tuple[GitRepo, str, str, list[Resolution], list[Resolution]]] = []
     for (repo, path), group in by_file.items():
         g = git(repo)
-        missing = [r for r in group if id(r) not in origins]
-        same = [r for r in group if r.files[0][0] == repo]
-        if g is not None and (missing or same):
-            jobs.append((g, index.snapshots[repo].commit, path, missing, same))
-    seen: dict[int, str] = {}
+        group = [r for r in group if r in live]
+        merged = [r for r in group if own(r)]
+        blamed = [r for r in group if not own(r) and id(r) not in origins]
+        if g is not None and (merged or blamed):
+            jobs.append((g, index.snapshots[repo].commit, path, merged, blamed))
     new: dict[str, BlameLine] = {}
-    placed: set[int] = set()
+    seen: dict[int, str] = {}
+    walk_of: dict[int, str] = {}  # a claim's walk, by key
     walks: dict[str, _Started] = {}
 
-    def walk(res: Resolution) -> None:  # a claim git placed: its walk, started
+    def walk(res: Resolution) -> None:  # from where its lines were seen, stored or started
         repo, path = res.files[0]
         now = index.snapshots[repo].commit
         g = git(repo)
-        if g is not None and seen[id(res)] != now and not cancelled():
-            assert res.reference.lines is not None
-            key = _followed_key(index, res, seen[id(res)])
-            if key not in walks:
-                walks[key] = _start_walk(pool, g, seen[id(res)], now, path, *res.reference.lines)
+        if g is None or seen[id(res)] == now or cancelled():
+            return
+        assert res.reference.lines is not None
+        key = walk_of[id(res)] = _walk_key(index, res, seen[id(res)])
+        if key not in stored_walks and key not in walks:
+            walks[key] = _start_walk(pool, g, seen[id(res)], now, path, *res.reference.lines)
+
+    def place(found: Mapping[int, BlameLine], commit: str, blamed: Sequence[Resolution]) -> None:
+        for r in blamed:
+            line = found.get(r.reference.line)
+            if line is None:
+                continue
+            origins[id(r)] = line
+            # Not stored for the checked commit's own lines: a work tree's commit is
+            # made up, and the same file committed later was written by that commit.
+            if line.commit != commit:
+                new[keys[id(r)]] = line
 
     with ThreadPoolExecutor(_AT_ONCE) as pool:
         # Where each blame stops (one per repo and commit), then every blame at once.
         starts = {(g.git_dir, commit): pool.submit(g.ancestor, commit, depth) for g, commit, *_ in jobs}
         since = {key: start.result() for key, start in starts.items()}
-        blames = [(pool.submit(g.line_origins, commit, path, [r.reference.line for r in missing],
-                               since[(g.git_dir, commit)]) if missing else None,
-                   pool.submit(g.line_origins, commit, path, [r.reference.line for r in same],
-                               since[(g.git_dir, commit)], True) if same else None)
-                  for g, commit, path, missing, same in jobs]
-        for (*_, same), (_, merged) in zip(jobs, blames, strict=True):
-            if merged is None:
-                continue
-            found = merged.result()
-            for r in same:
+        blames = [(pool.submit(g.line_origins, commit, path, [r.reference.line for r in merged],
+                               since[(g.git_dir, commit)], True) if merged else None,
+                   pool.submit(g.line_origins, commit, path, [r.reference.line for r in blamed],
+                               since[(g.git_dir, commit)]) if blamed else None)
+                  for g, commit, path, merged, blamed in jobs]
+        for (*_, merged, _), (came_in, _) in zip(jobs, blames, strict=True):
+            found = came_in.result() if came_in is not None else {}
+            for r in merged:
                 line = found.get(r.reference.line)
                 if line is not None and not line.boundary:
                     seen[id(r)] = line.commit
-                    if id(r) not in origins:
-                        walk(r)  # (before its blame says it was placed: most are)
-        for (_, commit, _, missing, _), (written, _) in zip(jobs, blames, strict=True):
-            found = written.result() if written is not None else {}
-            for r in missing:
-                line = found.get(r.reference.line)
-                if line is None:
-                    continue
-                origins[id(r)] = line
-                placed.add(id(r))
-                # Not stored for the checked commit's own lines: a work tree's commit is
-                # made up, and the same file committed later was written by that commit.
-                if line.commit != commit:
-                    new[keys[id(r)]] = line
-        # Another repo's claims: the last commit of the cited repo's first-parent line
-        # made by the time the citing line was (a line of the checked commit itself
-        # was written against the cited repo as it was then; a work tree's, against it
-        # as it is: that commit's time is 0).
-        asks: dict[tuple[str, int], tuple[GitRepo, str, int]] = {}
-        for res in claims:
-            origin = origins.get(id(res))
-            repo = res.files[0][0]
-            g = git(repo)
-            if origin is not None and not origin.boundary and g is not None and repo != res.reference.repo:
-                asks.setdefault((repo, origin.time), (g, index.snapshots[repo].commit, origin.time))
-        before = dict(zip(asks, pool.map(lambda job: job[0].commit_before(job[1], job[2]), asks.values()),
-                          strict=True))
-        out: dict[int, Written] = {}
-        for res in claims:
-            origin = origins.get(id(res))
-            if origin is None or origin.boundary:
+                    walk(r)
+        for (_, commit, _, _, blamed), (_, written) in zip(jobs, blames, strict=True):
+            if written is not None:
+                place(written.result(), commit, blamed)
+        # Another repo's claims: its last commit by the time the citing line was written
+        # (a line of the checked commit itself was written against the cited repo as it
+        # was then; a work tree's, against it as it is: that commit's time is 0).
+        others = [r for r in live if not own(r) and id(r) in origins and not origins[id(r)].boundary
+                  and git(r.files[0][0]) is not None]
+        asks = {(r.files[0][0], origins[id(r)].time): git(r.files[0][0]) for r in others}
+
+        def before(job: tuple[tuple[str, int], GitRepo | None]) -> str | None:
+            (repo, when), g = job
+            return g.commit_before(index.snapshots[repo].commit, when) if g is not None else None
+
+        answers = dict(zip(asks, pool.map(before, asks.items()), strict=True))
+        for r in others:
+            answer = answers[(r.files[0][0], origins[id(r)].time)]
+            if answer is not None:
+                seen[id(r)] = answer
+                walk(r)
+        done = {} if cancelled() else {key: [] if count.result() > depth else lines.result()
+                                       for key, (count, lines) in walks.items()}
+        found_lines: dict[int, list[BlameLine]] = {}
+        for r in live:
+            key = walk_of.get(id(r))
+            if key is None:
                 continue
-            repo = res.files[0][0]
-            if repo != res.reference.repo:
-                answer = before.get((repo, origin.time))
-                if answer is None:
-                    continue
-                seen[id(res)] = answer
-                if id(res) in placed:
-                    walk(res)
-            if id(res) in seen:
-                out[id(res)] = Written(origin.commit, seen[id(res)])
-        # (A walk started for a claim its blame then did not place answers the same
-        # question for any claim with its key.)
-        return out, new, {} if cancelled() else _walks_done(walks, depth)
+            now = index.snapshots[r.files[0][0]].commit
+            if key in done:
+                found_lines[id(r)] = done[key]
+            elif key in stored_walks:
+                found_lines[id(r)] = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING
+                                      else BlameLine(*row) for row in stored_walks[key]]
+        # The claims on their own repo with something to say, and no stored origin:
+        # the commit that wrote each one's line, by one `git blame` per citing file.
+        unnamed: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
+        for r in live:
+            if own(r) and id(r) in found_lines and id(r) not in origins and _says_something(
+                    r, index.snapshots[r.files[0][0]].commit, found_lines[id(r)]):
+                unnamed[(r.reference.repo, r.reference.path)].append(r)
+        named = []
+        for (repo, path), group in unnamed.items():
+            g, commit = git(repo), index.snapshots[repo].commit
+            if g is not None:
+                named.append((commit, group, pool.submit(g.line_origins, commit, path,
+                                                         [r.reference.line for r in group],
+                                                         since.get((g.git_dir, commit)))))
+        for commit, group, blame in named:
+            place(blame.result(), commit, group)
+    out: dict[int, tuple[Written, list[BlameLine]]] = {}
+    for r in live:
+        origin = origins.get(id(r))
+        if origin is not None and not origin.boundary and id(r) in found_lines:
+            out[id(r)] = (Written(origin.commit, seen[id(r)]), found_lines[id(r)])
+    walked = {key: (index.snapshots[r.files[0][0]].commit, done[key]) for r in live
+              if (key := walk_of.get(id(r))) is not None and key in done}
+    return out, new, walked
+
+
+def _says_something(res: Resolution, now: str, lines: list[BlameLine]) -> bool:
+    """Whether _outcome reports the claim (it needs the commit that wrote it only then)."""
+    assert res.reference.lines is not None
+    first, last = res.reference.lines
+    if len(lines) != last - first + 1:
+        return False
+    standing = [line.line for line in lines if line.commit == now]
+    return len(standing) != len(lines) or (min(standing), max(standing)) != (first, last)
 
 
 # git commands of the line walk at once: each walks history in a process of its own
@@ -384,13 +363,16 @@ def _origin_key(index: WorkspaceIndex, res: Resolution) -> str:
     return f"{_KEY}:origin:{ref.repo}:{oid}:{ref.line}"
 
 
-def _followed_key(index: WorkspaceIndex, res: Resolution, seen: str) -> str:
-    # Where lines of the file at `seen` stand now depends on that commit and on the
-    # file now (the same blob at another commit: the same answer).
+def _walk_prefix(index: WorkspaceIndex, res: Resolution) -> str:
+    # Where lines of a file stand now depends on the file now (the same blob at another
+    # commit: the same answer) and on where they were seen (last in the key, so that a
+    # claim's walks from anywhere are one range of keys, read before git says where).
     repo, path = res.files[0]
     snap = index.snapshots[repo]
     assert res.reference.lines is not None
     first, last = res.reference.lines
-    return f"{_KEY}:followed:{repo}:{path}:{seen}:{snap.oids.get(path, snap.commit)}:{first}-{last}"
+    return f"{_KEY}:walk:{repo}:{path}:{snap.oids.get(path, snap.commit)}:{first}-{last}:"
 
 
+def _walk_key(index: WorkspaceIndex, res: Resolution, seen: str) -> str:
+    return _walk_prefix(index, res) + seen

@@ -435,3 +435,16 @@ def test_a_cache_of_the_schema_before_is_kept_and_given_its_days(tmp_path: Path)
     later.put_result("y", 2)
     later.close()
     assert BlobCache(tmp_path / "c", ExtractOptions()).get_many([("a" * 40, "python")]) == {}
+
+
+def test_results_are_read_by_key_prefix(tmp_path: Path) -> None:
+    from anchorcheck.config.workspace import Settings
+
+    cache = BlobCache(tmp_path / "c", extract_options(Settings()))
+    cache.put_results([("walk:r:a.py:1-2:aaa", [1]), ("walk:r:a.py:1-2:bbb", [2]), ("walk:r:a.py:1-3:ccc", [3]),
+                       ("walk:r:a.py:1-2", [4]), ("walk:r:a.py:1-2;x", [5]), ("walk:r:b.py:1-2:ddd", [6])])
+    assert cache.get_results_under(["walk:r:a.py:1-2:"]) == {"walk:r:a.py:1-2:aaa": [1], "walk:r:a.py:1-2:bbb": [2]}
+    assert cache.get_results_under(["walk:r:a.py:1-2:", "walk:r:b.py:1-2:", "walk:r:b.py:1-2:", ""]) == {
+        "walk:r:a.py:1-2:aaa": [1], "walk:r:a.py:1-2:bbb": [2], "walk:r:b.py:1-2:ddd": [6]}
+    assert cache.get_results_under(["walk:s:"]) == {}
+    cache.close()

@@ -8,6 +8,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from anchorcheck.git.repobuilder import branch, commit, git
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -107,7 +109,7 @@ def test_answers_are_cached_by_blob_and_commit(ws: WorkspaceBuilder, tmp_path: P
         [f["message"] for f in _findings(second.out, "AC201")] != []
     db = next(cache.rglob("*.sqlite*"))
     keys = [k for (k,) in sqlite3.connect(db).execute("SELECT key FROM results WHERE key LIKE 'linehistory:%'")]
-    assert any(":origin:" in k for k in keys) and any(":followed:" in k for k in keys)
+    assert any(":origin:" in k for k in keys) and any(":walk:" in k for k in keys)
 
 
 def test_a_claim_written_on_a_branch_meant_the_lines_as_its_merge_brought_them(ws: WorkspaceBuilder) -> None:
@@ -154,3 +156,39 @@ def test_a_claim_is_seen_where_its_line_last_came_into_the_mainline(ws: Workspac
     # At the second merge line 4 held step_3 (after "import"): now at 5. (From the
     # first merge, where it held step_4, it would be at 6.)
     assert [(f["code"], f["line"]) for f in found] == [("AC201", 1)] and "now at 5" in str(found[0]["message"])
+
+
+def test_the_commit_that_wrote_a_claim_is_asked_only_when_it_has_something_to_say(
+        ws: WorkspaceBuilder, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Which blames git ran, from its own trace (GIT_TRACE): the one that names the
+    # author's commit is the walk's costliest, and a claim whose lines stand needs none.
+    repo = ws.repo("app", {"steps.py": _CODE, "notes.py": "x = 1\n"})
+    cited = commit(repo, {"notes.py": "# The retry step: steps.py:4\nx = 1\n"}, "cite it")
+    commit(repo, {"steps.py": _CODE + "step_11 = 11\n"}, "append a step")  # line 4 stands
+    ws.config()
+    cache, trace = tmp_path / "cache", tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE", str(trace))
+
+    def check() -> tuple[list[dict[str, object]], list[str]]:
+        trace.unlink(missing_ok=True)
+        run = run_cli("check", "--format", "json", "--cache-dir", str(cache), "--select", "AC201,AC205",
+                      cwd=ws.root)
+        blames = [line.partition("built-in: git blame")[2] for line in trace.read_text().splitlines()
+                  if "built-in: git blame" in line]
+        return _findings(run.out, "AC201", "AC205"), blames
+
+    found, blames = check()
+    assert found == []
+    # Where the mainline took the citing line in, and the lines followed from there.
+    assert len(blames) == 2 and all("--first-parent" in b for b in blames), blames
+    commit(repo, {"steps.py": "import os\n" + _CODE + "step_11 = 11\n"}, "import")
+    found, blames = check()
+    assert [f["code"] for f in found] == ["AC201"]
+    assert f"written in {cited[:12]}" in str(found[0]["message"]) and "now at 5" in str(found[0]["message"])
+    assert len(blames) == 3 and sum("--first-parent" not in b for b in blames) == 1, blames
+    # A commit that changes neither file: the walk and the author are stored; git only
+    # says again where the new head's mainline took the citing line in.
+    commit(repo, {"other.txt": "x\n"}, "unrelated")
+    again, blames = check()
+    assert [f["message"] for f in again] == [f["message"] for f in found]
+    assert len(blames) == 1 and "--first-parent" in blames[0] and "--reverse" not in blames[0], blames
