@@ -188,6 +188,7 @@ def _walked(
     origins = {id(r): BlameLine(*stored[keys[id(r)]]) for r in claims if keys[id(r)] in stored}
     # (A line stored as written before the cap has no answer, whatever git says now.)
     live = [r for r in claims if not (id(r) in origins and origins[id(r)].boundary)]
+    alive = {id(r) for r in live}
 
     def own(res: Resolution) -> bool:
         return res.files[0][0] == res.reference.repo
@@ -195,7 +196,7 @@ def _walked(
     jobs: list[tuple[GitRepo, str, str, list[Resolution], list[Resolution]]] = []
     for (repo, path), group in by_file.items():
         g = git(repo)
-        group = [r for r in group if r in live]
+        group = [r for r in group if id(r) in alive]
         merged = [r for r in group if own(r)]
         blamed = [r for r in group if not own(r) and id(r) not in origins]
         if g is not None and (merged or blamed):
