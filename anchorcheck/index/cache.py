@@ -246,43 +246,32 @@ class BlobCache:
 
     def get_results(self, keys: Iterable[str]) -> dict[str, Any]:
         """The JSON values stored under these keys, by key (those found and readable)."""
-        found: dict[str, Any] = {}
         wanted = list(dict.fromkeys(keys))
-        if self._db is None or not wanted:
-            return found
-        try:
-            for i in range(0, len(wanted), _CHUNK):
-                chunk = wanted[i:i + _CHUNK]
-                marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(f"SELECT key, value FROM results WHERE key IN ({marks})", chunk)
-                for key, value in rows:
-                    try:
-                        found[key] = json.loads(value)
-                    except (ValueError, TypeError):
-                        continue  # unreadable: a miss
-        except sqlite3.DatabaseError as exc:
-            self._fail(exc)
-            return {}
-        return found
+        return self._decoded(
+            (f"SELECT key, value FROM results WHERE key IN ({','.join('?' * len(chunk))})", chunk)
+            for i in range(0, len(wanted), _CHUNK) for chunk in [wanted[i:i + _CHUNK]])
 
     def get_results_under(self, prefixes: Iterable[str]) -> dict[str, Any]:
         """The JSON values stored under every key that starts with one of these prefixes,
         by key (one range of the key index each: a prefix ends with a separator, and the
         next character bounds it)."""
+        return self._decoded(("SELECT key, value FROM results WHERE key >= ? AND key < ?",
+                              [prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)])
+                             for prefix in dict.fromkeys(prefixes) if prefix)
+
+    def _decoded(self, queries: Iterable[tuple[str, list[str]]]) -> dict[str, Any]:
+        """The (key, JSON value) rows these queries select, decoded, by key (an
+        unreadable value is a miss)."""
         found: dict[str, Any] = {}
         if self._db is None:
             return found
         try:
-            for prefix in dict.fromkeys(prefixes):
-                if not prefix:
-                    continue
-                end = prefix[:-1] + chr(ord(prefix[-1]) + 1)
-                for key, value in self._db.execute(
-                        "SELECT key, value FROM results WHERE key >= ? AND key < ?", (prefix, end)):
+            for sql, args in queries:
+                for key, value in self._db.execute(sql, args):
                     try:
                         found[key] = json.loads(value)
                     except (ValueError, TypeError):
-                        continue  # unreadable: a miss
+                        continue
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
             return {}
