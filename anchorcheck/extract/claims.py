@@ -195,8 +195,13 @@ def _log_field(text: str, start: int) -> bool:
 # `file.go:123 +0x1d`, glog and klog's `file.go:1048]`, a date run on after a colon
 # (`helpers.go:2023-01-13 - 38.1%`, a coverage report).
 _PASTED_AFTER = compiled_on_use(r"[ \t]+\+0x[0-9a-f]|-\d")
-# glog/klog's line header: `I0204 15:04:05.123456    1 `.
-_GLOG_HEADER = compiled_on_use(r"(?m)^[ \t]*[IWEF]\d{4}[ \t]+\d\d:\d\d:\d\d\.\d+[ \t]+\d+[ \t]")
+# A log line's header: glog/klog's `I0204 15:04:05.123456    1 `, or a clock time
+# with a fraction of a second, a date before it or not (git's trace lines,
+# `23:59:59.123456 git.c:312  trace: ...`, shown in trace.h: a line claim that history
+# walked 24,000 commits for, and `builtin/foo.c:99` under it a file that is not there).
+_GLOG_HEADER = compiled_on_use(
+    r"(?m)^[ \t]*(?:[IWEF]\d{4}[ \t]+\d\d:\d\d:\d\d\.\d+[ \t]+\d+"
+    r"|(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d[.,]\d+Z?)[ \t]")
 # Words of a network address: "listens on :8080", "the endpoint on :9153".
 _NETWORK = compiled_on_use(
     r"(?i:\b(?:port|ports|listen|listens|listening|serve|serves|served|serving|server|endpoint|bind|binds|"

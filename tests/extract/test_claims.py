@@ -497,13 +497,15 @@ def test_ports_log_lines_stack_frames_and_dates_are_no_line_claims() -> None:
 
     text = ("# Serves a /health endpoint on :8080 and metrics on :9153.\n"
             "# I0204 15:04:05.123456    1 server.go:1048] POST /api\n"
+            "# 23:59:59.123456 git.c:312               trace: built-in: git 'foo'\n"
+            "# 2024-01-02 00:00:00,001 jobs.py:99 INFO started\n"
             "# pasted: handler.go:77] request done\n"
             "#   /go/src/app/main.go:123 +0x1d\n"
             "# coverage: helpers.go:2023-01-13 - 38.1%\n"
             "# `strategy: Recreate` at :3; see deploy.yaml:12 [and server.go:40] too\n"
             "x = 1\n")
     refs = sorted((r.line, r.text) for r in extract(text, "python", ExtractOptions()).references)
-    assert refs == [(6, ":3"), (6, "deploy.yaml:12"), (6, "server.go:40")]
+    assert refs == [(8, ":3"), (8, "deploy.yaml:12"), (8, "server.go:40")]
 
 
 def test_a_c_function_whose_signature_wraps_is_defined() -> None:
