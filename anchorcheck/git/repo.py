@@ -390,9 +390,7 @@ class GitRepo:
              *((":/", *skip) if skip else ())],
             capture_output=True, check=False,
         )
-        prefix = commit + ":"
-        return {p[len(prefix):] if p.startswith(prefix) else p
-                for p in done.stdout.decode(errors=PATH_ERRORS).split("\0") if p}
+        return _listed_paths(done.stdout, commit)
 
     def grep_fixed(self, strings: Sequence[str], commit: str, paths: Sequence[str]) -> set[str]:
         """Paths at `commit` (among the pathspecs `paths`) holding one of `strings`, as
@@ -400,7 +398,6 @@ class GitRepo:
         if not strings or not paths:
             return set()
         skip = _left_out(self.git_dir, commit)
-        prefix = commit + ":"
         found: set[str] = set()
         # A few hundred strings a command, so that no command line nears the system's
         # limit however many a workspace's documents cite; all started at once.
@@ -414,8 +411,7 @@ class GitRepo:
                 for other in searches:
                     other.cancel()
                 raise GitError(f"git grep failed in {self.git_dir}")
-            found.update(p[len(prefix):] if p.startswith(prefix) else p
-                         for p in out.decode(errors=PATH_ERRORS).split("\0") if p)
+            found |= _listed_paths(out, commit)
         return found
 
     def start_commit_list(self, commit: str, depth: int) -> Background:
@@ -1024,6 +1020,13 @@ def _blame_records(text: str) -> Iterator[tuple[BlameLine, int]]:
         elif current is not None:
             key, _, value = raw.partition(" ")
             current[key] = value
+
+
+def _listed_paths(out: bytes, commit: str) -> set[str]:
+    """The paths `git grep -l -z` at a commit lists (each after `COMMIT:`)."""
+    prefix = commit + ":"
+    return {p[len(prefix):] if p.startswith(prefix) else p
+            for p in out.decode(errors=PATH_ERRORS).split("\0") if p}
 
 
 def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:

@@ -69,18 +69,11 @@ def trackable(res: Resolution, index: WorkspaceIndex) -> bool:
     return snap is not None and ref.lines[1] <= snap.line_counts.get(path, 0)
 
 
-def track_lines(
-    workspace: Workspace, index: WorkspaceIndex, resolutions: Iterable[Resolution], depth: int,
-    cache: BlobCache | None = None,
-) -> list[ClaimCheck]:
-    """AC201 (moved, fixable) and AC205 (rewritten) for the claims history can follow."""
-    return LineWalk(workspace, index, resolutions, depth, cache).result()
-
-
 class LineWalk:
-    """track_lines, started: its git commands run in a thread of their own while the
-    caller goes on (a cold check stores the crawl's finds, resolves, verifies claims
-    and waits for AC203's history meanwhile), and `result()` waits for them.
+    """AC201 (moved, fixable) and AC205 (rewritten) for the claims history can follow,
+    started: its git commands run in a thread of their own while the caller goes on (a
+    cold check stores the crawl's finds, resolves, verifies claims and waits for AC203's
+    history meanwhile), and `result()` waits for them.
 
     The cache is asked and written in the caller's thread only (a connection belongs to
     its thread). What it may hold is read when the walk starts: where each claim was
@@ -250,15 +243,16 @@ def _walked(
         # Another repo's claims: its last commit by the time the citing line was written
         # (a line of the checked commit itself was written against the cited repo as it
         # was then; a work tree's, against it as it is: that commit's time is 0).
-        others = [r for r in live if not own(r) and id(r) in origins and not origins[id(r)].boundary
-                  and git(r.files[0][0]) is not None]
-        asks = {(r.files[0][0], origins[id(r)].time): git(r.files[0][0]) for r in others}
-
-        def before(job: tuple[tuple[str, int], GitRepo | None]) -> str | None:
-            (repo, when), g = job
-            return g.commit_before(index.snapshots[repo].commit, when) if g is not None else None
-
-        answers = dict(zip(asks, pool.map(before, asks.items()), strict=True))
+        asks: dict[tuple[str, int], GitRepo] = {}
+        others = []
+        for r in live:
+            origin, repo = origins.get(id(r)), r.files[0][0]
+            if not own(r) and origin is not None and not origin.boundary and (g := git(repo)) is not None:
+                others.append(r)
+                asks[(repo, origin.time)] = g
+        answers = dict(zip(asks, pool.map(
+            lambda job: job[1].commit_before(index.snapshots[job[0][0]].commit, job[0][1]), asks.items()),
+            strict=True))
         for r in others:
             answer = answers[(r.files[0][0], origins[id(r)].time)]
             if answer is not None:
