@@ -135,6 +135,17 @@ def note_oversized(git_dir: str, commit: str, paths: Iterable[str], limit: int) 
     _SIZE_LIMIT[:] = [limit]
 
 
+# GitRepo.changed_between's answers, by (git dir, base, commit, pathspecs, limit).
+_CHANGED: dict[tuple[str, str, str, tuple[str, ...], int], list[str] | None] = {}
+
+
+def printed_as_is(path: str) -> bool:
+    """Whether `git grep -n` prints this path as it is: printable ASCII without the
+    quote and backslash git's core.quotePath escapes, and without the `:` the output
+    is split at."""
+    return path.isascii() and path.isprintable() and not any(c in path for c in '"\\:')
+
+
 def _left_out(git_dir: str, commit: str) -> list[str]:
     return [f":(exclude,literal){p}" for p in sorted(_OVERSIZED.get((git_dir, commit), ()))]
 
@@ -479,6 +490,25 @@ class GitRepo:
     def changed_paths(self, base: str, head: str) -> list[str]:
         out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
         return [p for p in out.split("\0") if p]
+
+    def changed_between(self, base: str, commit: str, paths: Sequence[str], limit: int) -> list[str] | None:
+        """The paths matching the pathspecs `paths` whose entries differ between two
+        commits (added, deleted or changed), sorted, for comparing with the paths `git
+        grep` prints; None when git cannot tell (`base` is not in this repo), when there
+        are more than `limit`, or when one is a name `git grep` prints otherwise (quoted,
+        core.quotePath, or holding the `:` its output is split at). One tree diff, asked
+        once per process for each pair."""
+        key = (self.git_dir, base, commit, tuple(paths), limit)
+        if key not in _CHANGED:
+            try:
+                out = self._git_bytes("diff-tree", "-r", "--no-renames", "--name-only", "-z", base, commit,
+                                      "--", *paths).decode(errors=PATH_ERRORS)
+            except GitError:
+                _CHANGED[key] = None
+            else:
+                found = sorted(p for p in out.split("\0") if p)
+                _CHANGED[key] = found if len(found) <= limit and all(map(printed_as_is, found)) else None
+        return _CHANGED[key]
 
     # -- lines through history (resolve/linehistory.py) ------------------------------
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import itertools
 import re
+from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from operator import itemgetter
 
 from anchorcheck.config.workspace import Workspace
@@ -168,7 +169,16 @@ class _DefinedAmong:
     After one repo moved, those are asked of the unchanged repos only if the moved
     repo no longer defines them (a second round of searches, in result()): asked of
     them at once, as new names are, every unchanged repo was searched again (the bench
-    workspace with networkx moved by a commit: eight greps, GHC's 0.8 s of CPU)."""
+    workspace with networkx moved by a commit: eight greps, GHC's 0.8 s of CPU).
+
+    A repo that moved is not searched whole for the names asked at its last commit
+    (_moved_entry): each entry keeps a few files that define each name it defines
+    (all of them, when they are few), and the files changed since are all that can
+    change an answer. A name still defined by one that did not change is defined; the
+    others are asked of the changed files only. Only a name more files defined than
+    were kept, whose kept files all changed and no longer define it, is searched for
+    in every file, in the second round (git/git moved by ten files: its 0.4 s search
+    of every file, the longest step of a nightly run, went)."""
 
     def __init__(
         self, gits: Mapping[str, GitRepo], commits: Mapping[str, str], names: list[str],
@@ -177,29 +187,63 @@ class _DefinedAmong:
         self._gits, self._commits, self._cache, self._search = gits, commits, cache, search
         self._wanted = wanted = set(names)
         self._defined: set[str] = set()
-        self._stored: dict[str, dict[str, list[str]]] = {}  # repo -> its entry, as read
+        self._stored: dict[str, _Entry] = {}  # repo -> its entry, as read (or derived)
         self._new: dict[str, list[str]] = {}  # repo -> names asked of it now
         self._later: dict[str, list[str]] = {}  # repo -> settled names, asked only if still needed
+        # repo -> the names asked of the files changed since its last entry only, those
+        # of them more files defined than were kept (searched for in every file if the
+        # changed files no longer define them), and the search of those files
+        self._changed: dict[str, tuple[list[str], set[str], NameSearch | None]] = {}
+        self._derived: set[str] = set()  # repos whose entry was derived: stored even if nothing is asked
         for repo, git in gits.items():
             known = known_defined.get(repo)
             if known is not None:  # came with an index file
                 self._defined |= known & wanted
                 continue
-            stored = self._stored[repo] = _asked(cache, commits[repo])
-            self._defined |= wanted & set(stored["defined"])
-            unknown = wanted - set(stored["asked"])
-            new = sorted(unknown - set(stored["settled"]))
-            self._later[repo] = sorted(unknown & set(stored["settled"]))
+            stored = _asked(cache, commits[repo])
+            in_changed: list[str] = []
+            if stored is None:
+                moved = _moved_entry(cache, repo, git, commits[repo])
+                if moved is not None:
+                    stored, asked_again, recheck, changed = moved
+                    self._derived.add(repo)
+                    in_changed = sorted(wanted & asked_again)
+                    changed_search = None
+                    if in_changed and changed:
+                        changed_search = NameSearch(tuple(f":(literal){path}" for path in changed))
+                        changed_search.want(repo, git, commits[repo], in_changed)
+                        changed_search.start()
+                    self._changed[repo] = (in_changed, recheck, changed_search)
+            stored = self._stored[repo] = stored or _Entry()
+            self._defined |= wanted & set(stored.defined)
+            unknown = wanted - set(stored.asked) - set(in_changed)
+            new = sorted(unknown - set(stored.settled))
+            self._later[repo] = sorted(unknown & set(stored.settled))
             if new:
                 search.want(repo, git, commits[repo], new)
                 self._new[repo] = new
 
     def result(self) -> set[str]:
         asked: dict[str, set[str]] = {repo: set() for repo in self._stored}
-        found: dict[str, set[str]] = {repo: set() for repo in self._stored}
-        self._round(self._search, self._new, asked, found)
-        # The settled names no repo defines any more, asked of the repos that were spared them.
+        # repo -> name -> the files found defining it, and whether they are all
+        found: dict[str, dict[str, tuple[list[str], bool]]] = {repo: {} for repo in self._stored}
+        try:
+            changed = {repo: (names, search.lines(repo) if search is not None else [], recheck)
+                       for repo, (names, recheck, search) in self._changed.items()}
+        finally:
+            for _, _, search in self._changed.values():
+                if search is not None:
+                    search.cancel()
+        self._round({repo: (names, self._search.lines(repo), set()) for repo, names in self._new.items()},
+                    asked, found, changed)
+        # The settled names no repo defines any more, asked of the repos that were spared
+        # them; and the names more of a moved repo's files defined than were kept, those
+        # no longer defining them, nor the changed files, nor any repo: asked of its
+        # every file.
         again = {repo: [n for n in later if n not in self._defined] for repo, later in self._later.items()}
+        for repo, (_, recheck, _) in self._changed.items():
+            again[repo] = sorted({*again.get(repo, ()), *(n for n in recheck & self._wanted
+                                                         if n not in self._defined)})
         again = {repo: names for repo, names in again.items() if names}
         if again:
             search = NameSearch(READ_PATHSPECS)
@@ -207,50 +251,149 @@ class _DefinedAmong:
                 for repo, names in again.items():
                     search.want(repo, self._gits[repo], self._commits[repo], names)
                 search.start()
-                self._round(search, again, asked, found)
+                self._round({repo: (names, search.lines(repo), set()) for repo, names in again.items()},
+                            asked, found)
             finally:
                 search.cancel()
         for repo, stored in self._stored.items():
-            if self._cache is None or not (asked[repo] or self._wanted - set(stored["asked"])):
+            if self._cache is None or not (asked[repo] or self._wanted - set(stored.asked)
+                                           or repo in self._derived):
                 continue
-            done = {*stored["asked"], *asked[repo]}
-            self._cache.put_result(_asked_key(self._commits[repo]), {
-                "asked": sorted(done),
-                "defined": sorted({*stored["defined"], *found[repo]}),
-                # Every candidate not asked of it was defined by another repo.
-                "settled": sorted({*stored["settled"], *self._wanted} - done),
-            })
-        self._new, self._later = {}, {}
+            done = {*stored.asked, *asked[repo]}
+            self._cache.put_results([
+                (_asked_key(self._commits[repo]), {
+                    "asked": sorted(done),
+                    "defined": sorted({*stored.defined, *found[repo]}),
+                    # Every candidate not asked of it was defined by another repo.
+                    "settled": sorted({*stored.settled, *self._wanted} - done),
+                    "files": {**stored.files, **{n: paths for n, (paths, _) in found[repo].items()}},
+                    "all-files": sorted({*(n for n in stored.complete if n not in found[repo]),
+                                         *(n for n, (_, every) in found[repo].items() if every)}),
+                }),
+                (_last_asked_key(repo), self._commits[repo]),
+            ])
+        self._new, self._later, self._changed = {}, {}, {}
         return self._defined
 
     def _round(
-        self, search: NameSearch, new: Mapping[str, list[str]], asked: dict[str, set[str]],
-        found: dict[str, set[str]],
+        self, searched: Mapping[str, tuple[list[str], list[tuple[str, int, str]], set[str]]],
+        asked: dict[str, set[str]], found: dict[str, dict[str, tuple[list[str], bool]]],
+        changed: Mapping[str, tuple[list[str], list[tuple[str, int, str]], set[str]]] | None = None,
     ) -> None:
-        """Name by name, repo by repo, stopping at the first repo defining it: a name is
-        asked of the other repos only while none defines it. Each repo's lines joined
-        (none holds a line break): a name is looked for by str.find through them all,
-        not line by line in Python."""
-        texts = {repo: "\n".join(map(itemgetter(2), search.lines(repo))) for repo in new}
-        for name in sorted({name for names in new.values() for name in names} - self._defined):
-            for repo, names in new.items():
+        """Name by name, repo by repo (in the workspace's order), stopping at the first
+        repo defining it: a name is asked of the other repos only while none defines
+        it. A repo is asked the names `searched` (its lines from a search of every
+        file) or `changed` (from a search of the files changed since its last entry)
+        holds for it, each with the names of those that are not asked of it unless
+        its lines define them (`partly`: the files that did not change may). Each
+        repo's lines joined (none holds a line break): a name is looked for by
+        str.find through them all, not line by line in Python."""
+        asking = [(repo, names, _Lines(lines), partly) for ask in (searched, changed or {})
+                  for repo, (names, lines, partly) in ask.items() if names]
+        order = list(self._gits)
+        asking.sort(key=lambda a: order.index(a[0]))  # (a moved repo may be in both, other names in each)
+        for name in sorted({name for _, names, _, _ in asking for name in names} - self._defined):
+            for repo, names, lines, partly in asking:
                 if name not in names:
                     continue
-                asked[repo].add(name)
-                if _defined_on(name, texts[repo]):
-                    found[repo].add(name)
+                paths, every = lines.defining(name)
+                if paths or name not in partly:
+                    asked[repo].add(name)
+                if paths:
+                    found[repo][name] = (paths, every and name not in partly)
                     self._defined.add(name)
                     break
 
 
-def _defined_on(name: str, lines: str) -> bool:
-    """Whether one of the lines (joined by line breaks) defines `name` (names_defined_in;
-    its matches never span a line). Name by name, stopping at the first definition:
+@dataclass(frozen=True, slots=True)
+class _Entry:
+    """What one commit of a repo was asked (AC203), as cached: the names, those it
+    defines, each with the first few files that do (_FILES_KEPT), the names for which
+    those are every file that does, and those it was spared because another repo
+    defined them."""
+
+    asked: tuple[str, ...] = ()
+    defined: tuple[str, ...] = ()
+    settled: tuple[str, ...] = ()
+    files: dict[str, list[str]] = field(default_factory=dict)  # defined name -> files defining it
+    complete: frozenset[str] = frozenset()  # names whose files are every one defining them
+
+
+class _Lines:
+    """A search's lines joined, asked which files define a name."""
+
+    def __init__(self, lines: Sequence[tuple[str, int, str]]) -> None:
+        self._lines = lines
+        self._text = "\n".join(map(itemgetter(2), lines))
+        self._starts: list[int] | None = None
+
+    def defining(self, name: str) -> tuple[list[str], bool]:
+        """The first few files (_FILES_KEPT) with a line defining `name`, in the lines'
+        order (none when no line does), and whether they are all that have one."""
+        out: list[str] = []
+        at = _defining_line(name, self._text)
+        while at >= 0:
+            if self._starts is None:
+                self._starts = [0, *itertools.accumulate(len(text) + 1 for _, _, text in self._lines)]
+            k = bisect_right(self._starts, at) - 1
+            path = self._lines[k][0]
+            out.append(path)
+            while k < len(self._lines) and self._lines[k][0] == path:
+                k += 1  # on from the next file's first line
+            at = _defining_line(name, self._text, self._starts[k]) if k < len(self._lines) else -1
+            if at >= 0 and len(out) == _FILES_KEPT:
+                return out, False
+        return out, True
+
+
+# Files kept for each name a commit defines: a moved repo need not search for a name
+# again while one of them did not change (on git/git, the bench's commit touching ten
+# files changed the first file found defining `path`).
+_FILES_KEPT = 4
+
+
+def _moved_entry(
+    cache: BlobCache | None, repo: str, git: GitRepo, commit: str,
+) -> tuple[_Entry, set[str], set[str], list[str]] | None:
+    """What the entry of the commit this repo was last asked at tells of `commit`: the
+    names defined by a file that did not change since (known: defined); the names
+    asked there that no file defined, or only files that changed (to be asked of the
+    changed files); those of them more files defined than were kept (the files that
+    did not change may define them); and the changed files (as git grep names them).
+    None when there is no such entry, or git cannot tell what changed."""
+    if cache is None:
+        return None
+    last = cache.get_result(_last_asked_key(repo))
+    before = _asked(cache, last) if isinstance(last, str) and last != commit else None
+    if before is None:
+        return None
+    changed = git.changed_between(last, commit, READ_PATHSPECS, _CHANGED_LIMIT)
+    if changed is None:
+        return None
+    gone = set(changed)
+    kept = {name: still for name, paths in before.files.items()
+            if (still := [p for p in paths if p not in gone])}
+    names = tuple(sorted(kept))
+    again = set(before.asked) - set(kept)
+    # (The files kept for a name still defined are not all once others may define it.)
+    return (_Entry(names, names, before.settled, kept), again, again & set(before.defined) - before.complete,
+            changed)
+
+
+# Files changed since a repo's last entry past which it is searched whole: each is a
+# pathspec of the search of the changed files.
+_CHANGED_LIMIT = 500
+
+
+def _defining_line(name: str, lines: str, pos: int = 0) -> int:
+    """Where the first of the lines (joined by line breaks) from `pos` on that defines
+    `name` starts (names_defined_in; -1: none does; its matches never span a line).
+    Name by name, stopping at the first definition:
     candidates are often common words with thousands of lines ("nodes", "error"),
     defined on an early one; matching every line, which no literal of the pattern
     starts, cost a cold run 0.2 s. Only the lines holding the name are matched, found
     by str.find (testing each line for it in Python was 0.08 s of a cold run's end)."""
-    i = lines.find(name)
+    i = lines.find(name, pos)
     keyword = name in _DEFINING_WORDS
     while i >= 0:
         start = lines.rfind("\n", 0, i) + 1
@@ -259,9 +402,14 @@ def _defined_on(name: str, lines: str) -> bool:
             end = len(lines)
         line = lines[start:end]
         if (keyword or _may_define(line, name, i - start)) and name in names_defined_in(line):
-            return True
+            return start
         i = lines.find(name, end)
-    return False
+    return -1
+
+
+def _defined_on(name: str, lines: str) -> bool:
+    """Whether one of the lines (joined by line breaks) defines `name`."""
+    return _defining_line(name, lines) >= 0
 
 
 def _may_define(line: str, name: str, at: int) -> bool:
@@ -284,17 +432,34 @@ def _may_define(line: str, name: str, at: int) -> bool:
 
 
 def _asked_key(commit: str) -> str:
-    return f"defined-among:v2:{commit}"  # v2: with the names settled by other repos
+    # v2: with the names settled by other repos; v3: with a file defining each name
+    return f"defined-among:v3:{commit}"
 
 
-def _asked(cache: BlobCache | None, commit: str) -> dict[str, list[str]]:
-    """The names asked of this commit so far, those of them it defines, and those it
-    was spared because another repo defined them."""
+def _last_asked_key(repo: str) -> str:
+    """The commit `repo` was last asked at (its entry is where a moved repo starts)."""
+    return f"defined-among-last:{repo}"
+
+
+_ENTRY_KEYS = {"asked", "defined", "settled", "files", "all-files"}
+
+
+def _asked(cache: BlobCache | None, commit: str) -> _Entry | None:
+    """The names asked of this commit so far, those of them it defines (each with the
+    files found defining it), and those it was spared because another repo defined them;
+    None when it was asked nothing (or its entry is not what this version writes)."""
     stored = cache.get_result(_asked_key(commit)) if cache is not None else None
-    if (isinstance(stored, dict) and set(stored) == {"asked", "defined", "settled"}
-            and all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in stored.values())):
-        return stored
-    return {"asked": [], "defined": [], "settled": []}
+    if not (isinstance(stored, dict) and set(stored) == _ENTRY_KEYS):
+        return None
+    lists = [stored["asked"], stored["defined"], stored["settled"], stored["all-files"]]
+    files = stored["files"]
+    if not (all(isinstance(v, list) and all(isinstance(n, str) for n in v) for v in lists)
+            and isinstance(files, dict) and set(files) == set(stored["defined"])
+            and all(isinstance(v, list) and v and all(isinstance(p, str) for p in v)
+                    for v in files.values())):
+        return None
+    return _Entry(tuple(stored["asked"]), tuple(stored["defined"]), tuple(stored["settled"]),
+                  {name: list(paths) for name, paths in files.items()}, frozenset(stored["all-files"]))
 
 
 def repo_removals(

@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 from anchorcheck.config.excludes import excluder
 from anchorcheck.config.workspace import Contract, Workspace
@@ -22,7 +21,7 @@ from anchorcheck.extract.facts import Fact, FactAddress, facts_of, lookup, same_
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.extract.symbols import defined_symbols, definition_regex
 from anchorcheck.git.blobtext import decode_blob
-from anchorcheck.git.repo import GitRepo, NameSearch
+from anchorcheck.git.repo import GitRepo, NameSearch, printed_as_is
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
@@ -295,22 +294,35 @@ def _definitions(
     each repo's commit was asked, and where it defines those names, is cached by that
     commit (_symdefs_key): a repo is searched only for names new to its commit, so a
     run after one repo moved searches that repo alone (all eight of the bench's were
-    searched again, the answer cached by every repo's commit at once)."""
+    searched again, the answer cached by every repo's commit at once). And a repo
+    that moved since its last entry is asked the names of that entry in the files
+    changed since only (_moved_symdefs): the entry holds every place, and the places
+    in the files that did not change stand."""
     own = NameSearch(READ_PATHSPECS)
-    # repo -> (its places by name, cached and new, the names asked now, what was stored)
-    per_repo: dict[str, tuple[dict[str, list[tuple[str, int]]], list[str], dict[str, Any]]] = {}
+    # repo -> (its places by name, cached and new, the names asked now of every file,
+    # what was stored, the names asked now of the files changed since the last entry)
+    per_repo: dict[str, tuple[dict[str, list[tuple[str, int]]], list[str], _SymDefs, list[str]]] = {}
     searched: dict[str, NameSearch] = {}
+    in_changed: dict[str, NameSearch] = {}
     try:
         for spec in workspace.repos:
             snap = index.snapshots.get(spec.name)
             if snap is None:
                 continue
             stored = _stored_symdefs(cache, snap.commit)
-            asked = set(stored["asked"])
-            places = {n: [(str(p), int(line)) for p, line in stored["homes"].get(n, [])]
-                      for n in names if n in asked}
+            changed: list[str] | None = None
+            if stored is None:
+                moved = _moved_symdefs(cache, spec.name, GitRepo(spec.path), snap.commit)
+                stored, changed = moved if moved is not None else (_SymDefs(), None)
+            asked = set(stored.asked)
+            places = {n: list(stored.homes.get(n, ())) for n in names if n in asked}
             new = [n for n in names if n not in asked]
-            per_repo[spec.name] = (places, new, stored)
+            again = [n for n in names if n in asked] if changed is not None else []
+            per_repo[spec.name] = (places, new, stored, again)
+            if again and changed:
+                in_changed[spec.name] = NameSearch(tuple(f":(literal){path}" for path in changed))
+                in_changed[spec.name].want(spec.name, GitRepo(spec.path), snap.commit, again)
+                in_changed[spec.name].start()
             if not new:
                 continue
             if shared is not None and shared.covers(spec.name, new):
@@ -319,52 +331,114 @@ def _definitions(
                 own.want(spec.name, GitRepo(spec.path), snap.commit, new)
                 searched[spec.name] = own
         own.start()
-        for repo, search in searched.items():
-            places, new, stored = per_repo[repo]
-            matcher = re.compile(definition_regex(new))
-            naming = re.compile("|".join(re.escape(name) for name in new)).search
-            found: dict[str, list[tuple[str, int]]] = {n: [] for n in new}
-            for path, line, text in search.lines(repo):
-                # The shared search's lines name other names too (AC203's, every symbol
-                # claim's): the pattern, which no literal starts, is tried only on lines
-                # naming one of these (0.4 s of a cold run on 30k lines for 2 names),
-                # found by one alternation of them (a generator of `in` tests per line
-                # was ~40 ms of the bench's 33k lines).
-                if naming(text) is None:
-                    continue
-                m = matcher.search(text)
-                if m is not None:
-                    found[m.group("a") or m.group("b")].append((path, line))
-            places.update(found)
-            if cache is not None:
-                stored_homes = {**stored["homes"], **{n: [list(x) for x in v] for n, v in found.items() if v}}
-                cache.put_result(_symdefs_key(index.snapshots[repo].commit),
-                                 {"asked": sorted({*stored["asked"], *new}), "homes": stored_homes})
+        for repo, (places, new, stored, again) in per_repo.items():
+            if repo in searched:
+                places.update(_homes(searched[repo].lines(repo), new))
+            if repo in in_changed:
+                for name, found in _homes(in_changed[repo].lines(repo), again).items():
+                    # In git's order: by path, then line (every path is printable ASCII).
+                    places[name] = sorted([*places[name], *found])
+            if cache is not None and (repo in searched or stored.derived):
+                # (A derived entry's other names were not asked of the changed files.)
+                before = () if stored.derived else stored.asked
+                homes = {**{n: stored.homes[n] for n in before if n in stored.homes},
+                         **{n: places[n] for n in [*new, *again]}}
+                cache.put_results([
+                    (_symdefs_key(index.snapshots[repo].commit), {
+                        "asked": sorted({*before, *new, *again}),
+                        "homes": {n: [list(x) for x in v] for n, v in homes.items() if v}}),
+                    (_last_symdefs_key(repo), index.snapshots[repo].commit),
+                ])
     finally:
         own.cancel()
+        for search in in_changed.values():
+            search.cancel()
     # In the workspace's order of repos, and each repo's lines in git's order.
-    homes: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
-    for repo, (places, _, _) in per_repo.items():
+    homes_by_name: dict[str, list[tuple[str, str, int]]] = defaultdict(list)
+    for repo, (places, _, _, _) in per_repo.items():
         for name in names:
-            homes[name].extend((repo, path, line) for path, line in places.get(name, ()))
-    return {name: found for name, found in homes.items() if found}
+            homes_by_name[name].extend((repo, path, line) for path, line in places.get(name, ()))
+    return {name: found for name, found in homes_by_name.items() if found}
+
+
+def _homes(lines: Iterable[tuple[str, int, str]], names: list[str]) -> dict[str, list[tuple[str, int]]]:
+    """Where among the lines of a search each of `names` is defined, in their order."""
+    matcher = re.compile(definition_regex(names))
+    naming = re.compile("|".join(re.escape(name) for name in names)).search
+    found: dict[str, list[tuple[str, int]]] = {n: [] for n in names}
+    for path, line, text in lines:
+        # The shared search's lines name other names too (AC203's, every symbol
+        # claim's): the pattern, which no literal starts, is tried only on lines
+        # naming one of these (0.4 s of a cold run on 30k lines for 2 names),
+        # found by one alternation of them (a generator of `in` tests per line
+        # was ~40 ms of the bench's 33k lines).
+        if naming(text) is None:
+            continue
+        m = matcher.search(text)
+        if m is not None:
+            found[m.group("a") or m.group("b")].append((path, line))
+    return found
 
 
 def _symdefs_key(commit: str) -> str:
     return f"symdefs:v2:{commit}"  # v2: by repo commit, with the names asked
 
 
-def _stored_symdefs(cache: BlobCache | None, commit: str) -> dict[str, Any]:
-    """The names a commit was asked (AC202) and where it defines them, as cached; well
-    formed, or nothing asked yet."""
+def _last_symdefs_key(repo: str) -> str:
+    """The commit `repo` was last asked at (its entry is where a moved repo starts)."""
+    return f"symdefs-last:{repo}"
+
+
+@dataclass(frozen=True, slots=True)
+class _SymDefs:
+    """The names a commit was asked (AC202) and where it defines them; `derived`: from
+    an earlier commit's entry, not stored yet."""
+
+    asked: tuple[str, ...] = ()
+    homes: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    derived: bool = False
+
+
+def _stored_symdefs(cache: BlobCache | None, commit: str) -> _SymDefs | None:
+    """The names a commit was asked (AC202) and where it defines them, as cached; None
+    when it was asked nothing (or its entry is not well formed)."""
     stored = cache.get_result(_symdefs_key(commit)) if cache is not None else None
     if (isinstance(stored, dict) and isinstance(stored.get("asked"), list)
             and all(isinstance(n, str) for n in stored["asked"]) and isinstance(stored.get("homes"), dict)
             and all(isinstance(v, list) and all(isinstance(x, list) and len(x) == 2 and isinstance(x[0], str)
                                                 and isinstance(x[1], int) for x in v)
                     for v in stored["homes"].values())):
-        return stored
-    return {"asked": [], "homes": {}}
+        return _SymDefs(tuple(stored["asked"]),
+                        {str(n): [(str(p), int(line)) for p, line in v] for n, v in stored["homes"].items()})
+    return None
+
+
+def _moved_symdefs(
+    cache: BlobCache | None, repo: str, git: GitRepo, commit: str,
+) -> tuple[_SymDefs, list[str]] | None:
+    """The entry of `commit` as far as the entry of the commit this repo was last asked
+    at tells (the places in files that did not change), and the files changed since,
+    in which its names must be asked again; None when there is no such entry, or git
+    cannot tell what changed."""
+    if cache is None:
+        return None
+    last = cache.get_result(_last_symdefs_key(repo))
+    before = _stored_symdefs(cache, last) if isinstance(last, str) and last != commit else None
+    if before is None:
+        return None
+    changed = git.changed_between(last, commit, READ_PATHSPECS, _CHANGED_LIMIT)
+    if changed is None:
+        return None
+    if any(not printed_as_is(path) for homes in before.homes.values() for path, _ in homes):
+        return None  # (a place git prints quoted: the places could not be put in git's order)
+    gone = set(changed)
+    homes = {n: [h for h in v if h[0] not in gone] for n, v in before.homes.items()}
+    return _SymDefs(before.asked, homes, derived=True), changed
+
+
+# Files changed since a repo's last entry past which it is searched whole: each is a
+# pathspec of the search of the changed files.
+_CHANGED_LIMIT = 500
 
 
 # -- restated values and contracts --------------------------------------------------

@@ -105,8 +105,9 @@ def test_answers_about_candidates_are_cached_by_commit(tmp_path: Path) -> None:
     # the new name is searched.
     empty = GitRepo(init_repo(tmp_path / "empty", {"z.py": "pass\n"}))
     assert _defined_among({"r": empty}, {"r": head}, ["top", "absent_name", "CONST"], {}, cache) == {"top"}
-    stored = cache.get_result(f"defined-among:v2:{head}")
-    assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"], "settled": []}
+    stored = cache.get_result(f"defined-among:v3:{head}")
+    assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"], "settled": [],
+                      "files": {"top": ["a.py"]}, "all-files": ["top"]}
     # A name an index file says is defined counts without asking git.
     assert _defined_among({"r": git}, {"r": head}, ["elsewhere"], {"r": frozenset({"elsewhere"})}, None) == \
         {"elsewhere"}
@@ -207,11 +208,13 @@ def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_w
     commits = {name: git.resolve("HEAD") for name, git in gits.items()}
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     assert _defined_among(gits, commits, ["shared", "only_here", "nowhere"], {}, cache) == {"shared", "only_here"}
-    assert cache.get_result(f"defined-among:v2:{commits['a']}") == {
-        "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"], "settled": []}
+    assert cache.get_result(f"defined-among:v3:{commits['a']}") == {
+        "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"], "settled": [], "files": {"shared": ["a.py"]},
+        "all-files": ["shared"]}
     # `shared` was found in a: b was not asked about it; its entry says it was spared it.
-    assert cache.get_result(f"defined-among:v2:{commits['b']}") == {
-        "asked": ["nowhere", "only_here"], "defined": ["only_here"], "settled": ["shared"]}
+    assert cache.get_result(f"defined-among:v3:{commits['b']}") == {
+        "asked": ["nowhere", "only_here"], "defined": ["only_here"], "settled": ["shared"],
+        "files": {"only_here": ["b.py"]}, "all-files": ["only_here"]}
 
 
 def test_after_a_repo_moved_the_others_are_asked_only_what_it_no_longer_defines(tmp_path: Path) -> None:
@@ -238,12 +241,105 @@ def test_after_a_repo_moved_the_others_are_asked_only_what_it_no_longer_defines(
     commit(first, {"a.py": "def shared(): pass\ndef kept(): pass\n# moved\n"}, "move")
     assert ask(["shared", "kept"]) == ({"shared", "kept"}, [("a", ["kept", "shared"])])
     # a drops `shared`: b is asked it, in a second round, and defines it; a name new to
-    # both is asked of both in the first.
+    # both is asked of both in the first. (a, moved, is asked the names of its last
+    # entry in its changed file alone: that file was all that defined them.)
     commit(first, {"a.py": "def kept(): pass\n"}, "drop shared")
     assert ask(["shared", "kept", "fresh"]) == (
-        {"shared", "kept"}, [("a", ["fresh", "kept", "shared"]), ("b", ["fresh"]), ("b", ["shared"])])
+        {"shared", "kept"}, [("a", ["kept", "shared"]), ("a", ["fresh"]), ("b", ["fresh"]), ("b", ["shared"])])
     # Nothing moved: nothing is searched.
     assert ask(["shared", "kept", "fresh"]) == ({"shared", "kept"}, [])
+
+
+def _asking(gits: dict[str, GitRepo], names: list[str], cache: BlobCache | None) -> tuple[
+        set[str], list[tuple[str, list[str], tuple[str, ...]]]]:
+    """_DefinedAmong's answer at every repo's HEAD, and the searches it started: (repo,
+    names, pathspecs), through a spy on the real searches."""
+    from unittest import mock
+
+    commits = {name: git.resolve("HEAD") for name, git in gits.items()}
+    with mock.patch.object(GitRepo, "start_grep_words", autospec=True,
+                           side_effect=GitRepo.start_grep_words) as searches:
+        defined = _defined_among(gits, commits, names, {}, cache)
+    return defined, [(Path(c.args[0].git_dir).parent.name, list(c.args[1]), tuple(c.args[3]))
+                     for c in searches.call_args_list]
+
+
+def test_a_moved_repo_is_asked_again_only_in_its_changed_files(tmp_path: Path) -> None:
+    """After a repo moved, a name one of the files found defining it still defines (one
+    that did not change) is not searched for; the other names are asked of the changed
+    files, and a name whose files all changed and no longer define it is searched for
+    in every file."""
+    path = init_repo(tmp_path / "a", {"defs.py": "def kept(): pass\n", "notes.md": "x\n",
+                                      **{f"f{i}.py": "def moving(): pass\n" for i in range(1, 6)}})
+    gits = {"a": GitRepo(path)}
+    cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
+    names = ["kept", "moving", "later"]
+    assert _asking(gits, names, cache) == ({"kept", "moving"}, [("a", ["kept", "later", "moving"], READ_PATHSPECS)])
+    # A file that defines nothing asked changes: nothing is searched whole; `later`,
+    # defined nowhere before, is asked of the changed files only.
+    commit(path, {"notes.md": "y\n", "new.py": "x = 1\n"}, "docs")
+    assert _asking(gits, names, cache) == (
+        {"kept", "moving"}, [("a", ["later"], (":(literal)new.py", ":(literal)notes.md"))])
+    # A changed file now defines `later`; the four files kept for `moving` drop it:
+    # asked of the changed files, then of every file (f5.py still defines it).
+    four = {f"f{i}.py": "pass\n" for i in range(1, 5)}
+    commit(path, {"new.py": "def later(): pass\n", **four}, "move")
+    assert _asking(gits, names, cache) == (
+        {"kept", "moving", "later"},
+        [("a", ["later", "moving"], tuple(f":(literal){p}" for p in [*four, "new.py"])),
+         ("a", ["moving"], READ_PATHSPECS)])
+    # Nothing moved: nothing is searched, the answer stands.
+    assert _asking(gits, names, cache) == ({"kept", "moving", "later"}, [])
+    # The one file found defining `moving` changes and still defines it: only that file
+    # is searched.
+    commit(path, {"f5.py": "x = 1\ndef moving(): pass\n"}, "edit")
+    assert _asking(gits, names, cache) == ({"kept", "moving", "later"}, [("a", ["moving"], (":(literal)f5.py",))])
+    # A file whose name git grep prints quoted changed: every name is searched for again.
+    commit(path, {"caf\u00e9.py": "pass\n"}, "quoted")
+    assert _asking(gits, names, cache) == (
+        {"kept", "moving", "later"}, [("a", ["kept", "later", "moving"], READ_PATHSPECS)])
+
+
+# (More files than a name's kept files, _FILES_KEPT.)
+_EDITS = st.lists(st.tuples(st.sampled_from(["a.py", "b.py", "c.md", "d/e.py", "f.py", "g.py", "h.py"]),
+                            st.sampled_from([None, "", "def one(): pass\n", "two = 2\n", "one()\n",
+                                             "def two(): pass\ndef three(): pass\n", "import one\n"])),
+                  min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None)
+@given(steps=st.lists(_EDITS, min_size=1, max_size=4), names=st.lists(
+    st.sampled_from(["one", "two", "three", "four"]), min_size=1, max_size=4, unique=True))
+def test_answers_derived_from_a_moved_repos_last_entry_are_those_of_a_search_of_every_file(
+    tmp_path_factory: pytest.TempPathFactory, steps: list[list[tuple[str, str | None]]], names: list[str],
+) -> None:
+    tmp = tmp_path_factory.mktemp("moves")
+    path = init_repo(tmp / "a", {"a.py": "def one(): pass\n", "c.md": "two\n",
+                                 **{f"{x}.py": "def one(): pass\ntwo = 2\n" for x in "fgh"}})
+    gits = {"a": GitRepo(path)}
+    cache = BlobCache(tmp / "cache", extract_options(Settings()))
+    assert _defined_among(gits, {"a": gits["a"].resolve("HEAD")}, names, {}, cache) == \
+        _defined_among(gits, {"a": gits["a"].resolve("HEAD")}, names, {}, None)
+    for edits in steps:
+        head = commit(path, dict(edits), "step")
+        assert _defined_among(gits, {"a": head}, names, {}, cache) == \
+            _defined_among(gits, {"a": head}, names, {}, None)
+
+
+def test_changed_files_are_told_only_as_git_grep_names_them(tmp_path: Path) -> None:
+    path = init_repo(tmp_path / "r", {"a.py": "x\n", "b.txt": "x\n"})
+    git = GitRepo(path)
+    first = git.resolve("HEAD")
+    second = commit(path, {"a.py": "y\n", "b.txt": "y\n", "d/c.py": "z\n", "gone.py": None}, "move")
+    assert git.changed_between(first, second, READ_PATHSPECS, 10) == ["a.py", "d/c.py"]
+    assert git.changed_between(first, second, (), 10) == ["a.py", "b.txt", "d/c.py"]
+    assert git.changed_between(first, second, (), 2) is None  # more than the limit
+    assert git.changed_between("0" * 40, second, (), 10) is None  # a commit this repo lacks
+    third = commit(path, {"a.py": None}, "delete")
+    assert git.changed_between(second, third, READ_PATHSPECS, 10) == ["a.py"]  # a deleted file is one
+    for name in ("caf\u00e9.py", 'q"uote.py', "co:lon.py", "tab\t.py"):
+        head = commit(path, {name: "x\n"}, "odd name")
+        assert git.changed_between(third, head, READ_PATHSPECS, 10) is None, name
 
 
 _DIFF_BITS = st.sampled_from(["def ", "type ", "data ", "class", " ", "\t", "\r", "x", "Name", "NAME", " = ", "=",
