@@ -300,6 +300,24 @@ def test_a_moved_repo_is_asked_again_only_in_its_changed_files(tmp_path: Path) -
         {"kept", "moving", "later"}, [("a", ["kept", "later", "moving"], READ_PATHSPECS)])
 
 
+def test_the_files_kept_for_a_name_are_all_only_when_every_line_naming_it_was_read() -> None:
+    from anchorcheck.resolve.history import _FILES_KEPT, _LINES_FURTHER, _Lines
+
+    def lines(uses: int, defining: int) -> _Lines:
+        out = [("a.py", 1, "def name(): pass")]
+        out += [("b.py", n, "    return name") for n in range(1, uses + 1)]
+        out += [(f"c{n}.py", 1, "def name(): pass") for n in range(defining)]
+        return _Lines(out)
+
+    assert lines(10, 1).defining("name") == (["a.py", "c0.py"], True)
+    assert lines(10, 0).defining("other") == ([], True)
+    # More uses than are read past the first file: the second file is not known.
+    assert lines(_LINES_FURTHER + 1, 1).defining("name") == (["a.py"], False)
+    # More files than are kept.
+    assert lines(0, _FILES_KEPT).defining("name") == (["a.py", "c0.py", "c1.py", "c2.py"], False)
+    assert lines(0, _FILES_KEPT - 1).defining("name") == (["a.py", "c0.py", "c1.py", "c2.py"], True)
+
+
 # (More files than a name's kept files, _FILES_KEPT.)
 _EDITS = st.lists(st.tuples(st.sampled_from(["a.py", "b.py", "c.md", "d/e.py", "f.py", "g.py", "h.py"]),
                             st.sampled_from([None, "", "def one(): pass\n", "two = 2\n", "one()\n",
