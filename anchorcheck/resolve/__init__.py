@@ -1,7 +1,8 @@
 """resolve: what each reference points at across the workspace. resolver.py
 resolves references to anchors, files and lines (with did-you-mean from suggest.py);
 graph.py builds the networkx graph; verify.py checks claims against the files they
-name; history.py reads AC203's removal events from git history; notes_profile.py is
+name; history.py reads AC203's removal events from git history; moved.py finds a
+moved repo's last name-search entry and the files changed since; notes_profile.py is
 GHC's lint-notes, reproduced.
 
 May import: index, config, extract, git, model, and the helpers at the package's top.

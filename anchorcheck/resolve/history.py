@@ -31,6 +31,7 @@ from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
 from anchorcheck.patterns import compiled_on_use
+from anchorcheck.resolve.moved import last_entry
 from anchorcheck.resolve.resolver import WorkspaceIndex
 from anchorcheck.threads import InThread
 
@@ -368,15 +369,10 @@ def _moved_entry(
     changed files); those of them more files defined than were kept (the files that
     did not change may define them); and the changed files (as git grep names them).
     None when there is no such entry, or git cannot tell what changed."""
-    if cache is None:
+    found = last_entry(cache, _last_asked_key(repo), lambda last: _asked(cache, last), git, commit)
+    if found is None:
         return None
-    last = cache.get_result(_last_asked_key(repo))
-    before = _asked(cache, last) if isinstance(last, str) and last != commit else None
-    if before is None:
-        return None
-    changed = git.changed_between(last, commit, READ_PATHSPECS, _CHANGED_LIMIT)
-    if changed is None:
-        return None
+    before, changed = found
     gone = set(changed)
     kept = {name: still for name, paths in before.files.items()
             if (still := [p for p in paths if p not in gone])}
@@ -385,11 +381,6 @@ def _moved_entry(
     # (The files kept for a name still defined are not all once others may define it.)
     return (_Entry(names, names, before.settled, kept), again, again & set(before.defined) - before.complete,
             changed)
-
-
-# Files changed since a repo's last entry past which it is searched whole: each is a
-# pathspec of the search of the changed files.
-_CHANGED_LIMIT = 500
 
 
 def _defining_line(name: str, lines: str, pos: int = 0, lines_read: int = -1) -> int:

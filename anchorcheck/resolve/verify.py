@@ -25,6 +25,7 @@ from anchorcheck.git.repo import GitRepo, NameSearch, printed_as_is
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
+from anchorcheck.resolve.moved import last_entry
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
 FileId = tuple[str, str]
@@ -420,25 +421,15 @@ def _moved_symdefs(
     at tells (the places in files that did not change), and the files changed since,
     in which its names must be asked again; None when there is no such entry, or git
     cannot tell what changed."""
-    if cache is None:
+    found = last_entry(cache, _last_symdefs_key(repo), lambda last: _stored_symdefs(cache, last), git, commit)
+    if found is None:
         return None
-    last = cache.get_result(_last_symdefs_key(repo))
-    before = _stored_symdefs(cache, last) if isinstance(last, str) and last != commit else None
-    if before is None:
-        return None
-    changed = git.changed_between(last, commit, READ_PATHSPECS, _CHANGED_LIMIT)
-    if changed is None:
-        return None
+    before, changed = found
     if any(not printed_as_is(path) for homes in before.homes.values() for path, _ in homes):
         return None  # (a place git prints quoted: the places could not be put in git's order)
     gone = set(changed)
     homes = {n: [h for h in v if h[0] not in gone] for n, v in before.homes.items()}
     return _SymDefs(before.asked, homes, derived=True), changed
-
-
-# Files changed since a repo's last entry past which it is searched whole: each is a
-# pathspec of the search of the changed files.
-_CHANGED_LIMIT = 500
 
 
 # -- restated values and contracts --------------------------------------------------
