@@ -31,7 +31,7 @@ from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve.moved import last_entry
+from anchorcheck.resolve.moved import SEARCHED, last_entry
 from anchorcheck.resolve.resolver import WorkspaceIndex
 from anchorcheck.threads import InThread
 
@@ -434,13 +434,13 @@ def _may_define(line: str, name: str, at: int) -> bool:
 
 
 def _asked_key(commit: str) -> str:
-    # v2: with the names settled by other repos; v3: with a file defining each name
-    return f"defined-among:v3:{commit}"
+    # v2: with the names settled by other repos; v3: with the files defining each name
+    return f"defined-among:v3:{SEARCHED}:{commit}"
 
 
 def _last_asked_key(repo: str) -> str:
     """The commit `repo` was last asked at (its entry is where a moved repo starts)."""
-    return f"defined-among-last:{repo}"
+    return f"defined-among-last:{SEARCHED}:{repo}"
 
 
 _ENTRY_KEYS = {"asked", "defined", "settled", "files", "all-files"}

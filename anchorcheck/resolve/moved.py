@@ -4,6 +4,7 @@ search at the new commit need read for the names that entry holds."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -12,6 +13,11 @@ from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
 
 T = TypeVar("T")
+
+# The files searched, in the keys of the entries: an entry chained from commit to commit
+# would otherwise keep a search of the files an older version read (a name defined
+# only in a kind read since would stay undefined).
+SEARCHED = hashlib.sha256("\0".join(READ_PATHSPECS).encode()).hexdigest()[:12]
 
 # Files changed since a repo's last entry past which it is searched whole: each is a
 # pathspec of the search of the changed files.

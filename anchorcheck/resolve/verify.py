@@ -25,7 +25,7 @@ from anchorcheck.git.repo import GitRepo, NameSearch, printed_as_is
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve.moved import last_entry
+from anchorcheck.resolve.moved import SEARCHED, last_entry
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
 FileId = tuple[str, str]
@@ -382,12 +382,12 @@ def _homes(lines: Iterable[tuple[str, int, str]], names: list[str]) -> dict[str,
 
 
 def _symdefs_key(commit: str) -> str:
-    return f"symdefs:v2:{commit}"  # v2: by repo commit, with the names asked
+    return f"symdefs:v2:{SEARCHED}:{commit}"  # v2: by repo commit, with the names asked
 
 
 def _last_symdefs_key(repo: str) -> str:
     """The commit `repo` was last asked at (its entry is where a moved repo starts)."""
-    return f"symdefs-last:{repo}"
+    return f"symdefs-last:{SEARCHED}:{repo}"
 
 
 @dataclass(frozen=True, slots=True)
