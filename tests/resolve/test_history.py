@@ -567,3 +567,21 @@ def test_a_name_is_removed_only_when_every_file_that_defined_it_lost_it(tmp_path
     events = {subject: found for subject, found in commit_events(_log_text(git, head, 10)).values()}
     assert events["retype rewritten"] == [("rewritten", "+", "a.hs")]
     assert events["drop the copies in a"] == [("moved", "-", "a.hs"), ("twice", "-", "a.hs")]
+
+
+def test_the_log_and_a_prs_hunks_do_not_follow_the_users_diff_algorithm(tmp_path: Path) -> None:
+    # Lines myers and histogram pair differently: with histogram, a `def a():` is shown
+    # removed and added again (no removal); with git's default, only removed.
+    before = ["  return 1", "  return 1", "}", "  return 1", "", "def b():", "def a():", "  return 1", "def a():"]
+    after = ["  return 1", "  return 1", "x = 1", "", "", "def a():", "}", "  return 1", "  pass"]
+    path = init_repo(tmp_path / "r", {"x.py": "\n".join(before) + "\n"})
+    head = commit(path, {"x.py": "\n".join(after) + "\n"}, "rewrite")
+    git = GitRepo(path)
+    base = git.resolve("HEAD~1")
+    log, hunks = _log_text(git, head, 10), git.diff_hunks(base, head, ["x.py"])
+    subprocess.run(["git", "-C", str(path), "config", "diff.algorithm", "histogram"], check=True)
+    shown = ["git", "-C", str(path), "diff", "-U0", base, head]
+    assert subprocess.run(shown, capture_output=True, text=True, check=True).stdout != subprocess.run(
+        [*shown, "--diff-algorithm=myers"], capture_output=True, text=True, check=True).stdout
+    assert _log_text(git, head, 10) == log
+    assert git.diff_hunks(base, head, ["x.py"]) == hunks
