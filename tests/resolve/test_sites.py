@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from anchorcheck.resolve.sites import DOCUSAURUS, HUGO, MKDOCS, SPHINX, VITEPRESS, detect, site_of
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -115,3 +118,18 @@ def test_mkdocs_pages_include_snippets_and_give_inline_ids(ws: WorkspaceBuilder)
     found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
     assert [(f["code"], f["line"]) for f in found] == [("AC101", 2)], found
     assert "#nowhere" in found[0]["message"]
+
+
+_PATH_PARTS = st.sampled_from(["docs", ".vitepress", "config.ts", "config.mts", "mkdocs.yml", "conf.py", "hugo.toml",
+                               "config.toml", "a.md", "x.vitepress", "config.js.bak", "", "mkdocs.yml.old"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(paths=st.lists(st.lists(_PATH_PARTS, min_size=1, max_size=4).map("/".join), max_size=8))
+def test_config_candidates_are_the_paths_named_as_a_config_or_matching_vitepress(paths: list[str]) -> None:
+    import posixpath
+
+    from anchorcheck.resolve.sites import _CONFIG_NAMES, _VITEPRESS_CONFIG, candidates
+
+    assert candidates(paths) == sorted(
+        p for p in paths if posixpath.basename(p) in _CONFIG_NAMES or _VITEPRESS_CONFIG.search(p))
