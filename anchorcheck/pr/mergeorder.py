@@ -655,7 +655,7 @@ def _stale_claims(world: Scenarios, result: Analysis) -> None:
     if not claims:
         return
     # Imported here: most changes touch no cited file.
-    from anchorcheck.resolve.verify import check_lines
+    from anchorcheck.resolve.verify import check_lines, text_file
 
     for change in result.changes:
         git = world.gits[change.repo]
@@ -669,13 +669,15 @@ def _stale_claims(world: Scenarios, result: Analysis) -> None:
             new_text = _text(git, entry.oid) if entry is not None else None
             if old_text is None or new_text is None or old_text == new_text:
                 continue
+            # (Each text's lines split once for all the claims on it.)
+            old_file, new_file = text_file(old_text, path), text_file(new_text, path)
             for ref in cited:
-                if check_lines(ref, (change.repo, path), old_text):
+                if check_lines(ref, (change.repo, path), old_file):
                     continue  # stale on the base already: `check` reports it
                 current = _current_version(world, ref, frozenset({change.label}))
                 if current is None:
                     continue  # the change removed the citation
-                for failed in check_lines(current, (change.repo, path), new_text):
+                for failed in check_lines(current, (change.repo, path), new_file):
                     result.stale_claims.append((change.label, failed))
 
 

@@ -64,11 +64,16 @@ class _File:
     language: str | None
     _symbols: dict[str, int] | None = None
     _facts: dict[str, Fact] | None = None
+    _lines: list[str] | None = None
 
     @property
     def lines(self) -> list[str]:
-        body = self.text[:-1] if self.text.endswith("\n") else self.text
-        return body.split("\n") if body else []
+        """The text's lines, split once: every line claim on a file asks for them (a
+        file of 9,000 claims on itself split its 200 KB once for each, 27 s)."""
+        if self._lines is None:
+            body = self.text[:-1] if self.text.endswith("\n") else self.text
+            self._lines = body.split("\n") if body else []
+        return self._lines
 
     def symbols(self) -> dict[str, int]:
         if self._symbols is None:
@@ -143,9 +148,15 @@ def read_files(workspace: Workspace, index: WorkspaceIndex, wanted: set[FileId])
 # -- line claims ----------------------------------------------------------------
 
 
-def check_lines(ref: Reference, where: FileId, text: str) -> list[ClaimCheck]:
+def text_file(text: str, path: str) -> _File:
+    """A text of a file, for check_lines: made once for all the claims on it (its lines
+    are split on first use)."""
+    return _File(text, language_of(path))
+
+
+def check_lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
     """A line claim against a text of the file it names (merge order's: a change's)."""
-    return _lines(ref, where, _File(text, language_of(where[1])))
+    return _lines(ref, where, target)
 
 
 def _lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:

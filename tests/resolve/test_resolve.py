@@ -64,3 +64,14 @@ def test_an_index_built_on_another_has_the_tables_of_one_built_afresh(
         assert dict(getattr(shared, table)) == dict(getattr(fresh, table)), table
     # The first index is left as it was.
     assert dict(first.by_name) == dict(WorkspaceIndex(snaps, repos).by_name)
+
+
+def test_a_files_lines_are_split_once_for_all_the_claims_on_it() -> None:
+    # Each line claim asks for its file's lines: split for each, a 200 KB file with
+    # 9,000 claims on itself took 27 s of a check.
+    from anchorcheck.resolve.verify import _File
+
+    target = _File("a\nb\n\nc\n", "python")
+    assert target.lines == ["a", "b", "", "c"]
+    assert target.lines is target.lines
+    assert _File("", None).lines == [] and _File("x", None).lines == ["x"]
