@@ -75,3 +75,32 @@ def test_a_files_lines_are_split_once_for_all_the_claims_on_it() -> None:
     assert target.lines == ["a", "b", "", "c"]
     assert target.lines is target.lines
     assert _File("", None).lines == [] and _File("x", None).lines == ["x"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=st.lists(st.lists(st.sampled_from(["a", "b", "c", "x"]), max_size=3).map(" ".join), max_size=12),
+       tokens=st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=3), size=st.integers(1, 3))
+def test_places_found_elsewhere_drop_those_inside_another_as_before(
+        lines: list[str], tokens: list[str], size: int) -> None:
+    import re
+
+    from anchorcheck.resolve.verify import _find_elsewhere, _in_order
+
+    found = []  # the search as it was, with its test of every pair
+    first = re.compile(rf"(?<![\w-]){re.escape(tokens[0])}(?![\w-])")
+    for i, line in enumerate(lines):
+        if first.search(line):
+            for j in range(i, min(len(lines), i + size + 2)):
+                if _in_order(tokens, "\n".join(lines[i:j + 1])):
+                    found.append((i + 1, j + 1))
+                    break
+    before = [r for r in found if not any(o != r and o[0] <= r[0] and r[1] <= o[1] for o in found)]
+    assert _find_elsewhere(lines, tokens, size) == before
+
+
+def test_a_files_stale_claims_of_one_text_search_it_once() -> None:
+    from anchorcheck.resolve.verify import _File
+
+    target = _File("x = 1\n" + "# zzz\n" * 5, "python")
+    assert target.elsewhere(["zzz"], 1) == [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6)]
+    assert target.elsewhere(["zzz"], 1) is target.elsewhere(["zzz"], 1)
