@@ -493,8 +493,10 @@ class GitRepo:
                               *(f":(literal){p}" for p in paths))
         return parse_hunks(out.decode("utf-8", errors="replace"))
 
-    def changed_paths(self, base: str, head: str) -> list[str]:
-        out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--")
+    def changed_paths(self, base: str, head: str, paths: Sequence[str] = ()) -> list[str]:
+        """The paths (matching the pathspecs `paths`, or all) whose entries differ
+        between two commits: added, deleted or changed."""
+        out = self._git("diff", "--name-only", "-z", "--no-renames", base, head, "--", *paths)
         return [p for p in out.split("\0") if p]
 
     def changed_between(self, base: str, commit: str, paths: Sequence[str], limit: int) -> list[str] | None:
@@ -507,12 +509,10 @@ class GitRepo:
         key = (self.git_dir, base, commit, tuple(paths), limit)
         if key not in _CHANGED:
             try:
-                out = self._git_bytes("diff-tree", "-r", "--no-renames", "--name-only", "-z", base, commit,
-                                      "--", *paths).decode(errors=PATH_ERRORS)
+                found = sorted(self.changed_paths(base, commit, paths))
             except GitError:
                 _CHANGED[key] = None
             else:
-                found = sorted(p for p in out.split("\0") if p)
                 _CHANGED[key] = found if len(found) <= limit and all(map(printed_as_is, found)) else None
         return _CHANGED[key]
 

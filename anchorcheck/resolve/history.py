@@ -31,7 +31,7 @@ from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve.moved import SEARCHED, last_entry
+from anchorcheck.resolve.moved import SEARCHED, last_entry, search_changed
 from anchorcheck.resolve.resolver import WorkspaceIndex
 from anchorcheck.threads import InThread
 
@@ -209,12 +209,8 @@ class _DefinedAmong:
                     stored, asked_again, recheck, changed = moved
                     self._derived.add(repo)
                     in_changed = sorted(wanted & asked_again)
-                    changed_search = None
-                    if in_changed and changed:
-                        changed_search = NameSearch(tuple(f":(literal){path}" for path in changed))
-                        changed_search.want(repo, git, commits[repo], in_changed)
-                        changed_search.start()
-                    self._changed[repo] = (in_changed, recheck, changed_search)
+                    self._changed[repo] = (in_changed, recheck, search_changed(
+                        repo, git, commits[repo], in_changed, changed) if in_changed and changed else None)
             stored = self._stored[repo] = stored or _Entry()
             self._defined |= wanted & set(stored.defined)
             unknown = wanted - set(stored.asked) - set(in_changed)
@@ -407,11 +403,6 @@ def _defining_line(name: str, lines: str, pos: int = 0, lines_read: int = -1) ->
             return start
         i = lines.find(name, end)
     return -1
-
-
-def _defined_on(name: str, lines: str) -> bool:
-    """Whether one of the lines (joined by line breaks) defines `name`."""
-    return _defining_line(name, lines) >= 0
 
 
 def _may_define(line: str, name: str, at: int) -> bool:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from anchorcheck.extract.languages import READ_PATHSPECS
-from anchorcheck.git.repo import GitRepo
+from anchorcheck.git.repo import GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 
 T = TypeVar("T")
@@ -39,3 +39,11 @@ def last_entry(
         return None
     changed = git.changed_between(last, commit, READ_PATHSPECS, CHANGED_LIMIT)
     return None if changed is None else (before, changed)
+
+
+def search_changed(repo: str, git: GitRepo, commit: str, names: list[str], changed: list[str]) -> NameSearch:
+    """A search of only the `changed` files of `repo` at `commit` for `names`, started."""
+    search = NameSearch(tuple(f":(literal){path}" for path in changed))
+    search.want(repo, git, commit, names)
+    search.start()
+    return search

@@ -25,7 +25,7 @@ from anchorcheck.git.repo import GitRepo, NameSearch, printed_as_is
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve.moved import SEARCHED, last_entry
+from anchorcheck.resolve.moved import SEARCHED, last_entry, search_changed
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
 
 FileId = tuple[str, str]
@@ -340,10 +340,11 @@ def _definitions(
             snap = index.snapshots.get(spec.name)
             if snap is None:
                 continue
+            git = GitRepo(spec.path)
             stored = _stored_symdefs(cache, snap.commit)
             changed: list[str] | None = None
             if stored is None:
-                moved = _moved_symdefs(cache, spec.name, GitRepo(spec.path), snap.commit)
+                moved = _moved_symdefs(cache, spec.name, git, snap.commit)
                 stored, changed = moved if moved is not None else (_SymDefs(), None)
             asked = set(stored.asked)
             places = {n: list(stored.homes.get(n, ())) for n in names if n in asked}
@@ -351,15 +352,13 @@ def _definitions(
             again = [n for n in names if n in asked] if changed is not None else []
             per_repo[spec.name] = (places, new, stored, again)
             if again and changed:
-                in_changed[spec.name] = NameSearch(tuple(f":(literal){path}" for path in changed))
-                in_changed[spec.name].want(spec.name, GitRepo(spec.path), snap.commit, again)
-                in_changed[spec.name].start()
+                in_changed[spec.name] = search_changed(spec.name, git, snap.commit, again, changed)
             if not new:
                 continue
             if shared is not None and shared.covers(spec.name, new):
                 searched[spec.name] = shared
             else:
-                own.want(spec.name, GitRepo(spec.path), snap.commit, new)
+                own.want(spec.name, git, snap.commit, new)
                 searched[spec.name] = own
         own.start()
         for repo, (places, new, stored, again) in per_repo.items():
