@@ -89,6 +89,48 @@ def abandon_resolve(started: StartedResolve) -> None:
         started.cancel()
 
 
+# The settings of a user's git config that change what the commands here print, each
+# pinned to git's default: a check reads that output, and a laptop, a CI runner and a
+# colleague's machine must report the same findings for the same commits. Seen in real
+# dotfiles, and each measured to change a finding without its pin
+# (tests/git/test_user_config.py):
+# - colour forced on (`color.ui=always`): escape codes in grep's paths and lines;
+# - grep's line numbers and columns: an extra field in what is split at `:` or NUL, and
+#   a number before each line that a definition pattern anchors at its start;
+# - another diff algorithm, hunks merged across unchanged lines, hunks slid without the
+#   indent heuristic: a PR's line shifts, and `git blame` (which reads
+#   diff.algorithm from git 2.53 on) naming other commits;
+# - a file order: which file a removal is named in (AC203);
+# - subjects re-encoded: commit subjects in messages;
+# - paths quoted: git quotes a name outside ASCII by default, in log and grep output
+#   parsed by `:` and ` b/`: pinned unquoted, so such files are read by every user, not
+#   only by those who set core.quotePath=false (a removal from `café.py` went unseen);
+# - merges' rename settings: which files conflict (AC304).
+# (blame.ignoreRevsFile is answered on blame's own command line: _BLAME.)
+_PINNED: tuple[str, ...] = tuple(arg for setting in (
+    "color.ui=never", "color.grep=never", "color.diff=never",
+    "grep.lineNumber=false", "grep.column=false", "grep.fullName=false",
+    "diff.algorithm=myers", "diff.interHunkContext=0", "diff.indentHeuristic=true",
+    f"diff.orderFile={os.devnull}", "i18n.logOutputEncoding=UTF-8", "core.quotePath=false",
+    "merge.renames=true", "merge.directoryRenames=conflict",
+) for arg in ("-c", setting))
+
+
+# `git blame`'s options: its output for a program, and no revisions ignored. GitHub's
+# docs have users set blame.ignoreRevsFile to `.git-blame-ignore-revs` globally; git
+# reads that path from the directory it runs in, and where no such file is there it
+# refuses every blame ("could not open object name list"), which left a check without
+# any line history (AC201, AC205); where one is, the lines its commits touched were
+# given to others. The option empties the list before any file of it is read.
+_BLAME = ("--porcelain", "--no-ignore-revs-file")
+
+
+def git_command(git_dir: str, *args: str) -> list[str]:
+    """The command line of `git ARGS` in the repository at `git_dir`, its output's shape
+    pinned against the user's config (_PINNED)."""
+    return ["git", *_PINNED, f"--git-dir={git_dir}", *args]
+
+
 def work_tree_top(cwd: Path) -> Path | None:
     """The top of the work tree `cwd` is in (`git rev-parse --show-toplevel`), or None
     outside one."""
@@ -188,8 +230,8 @@ class GitRepo:
         found = read_ref(Path(self.git_dir), ref)
         if found is not None:
             return found
-        return Background(["git", f"--git-dir={self.git_dir}", "rev-parse", "--verify", "--quiet",
-                           "--end-of-options", f"{ref}^{{commit}}"])
+        return Background(git_command(self.git_dir, "rev-parse", "--verify", "--quiet",
+                           "--end-of-options", f"{ref}^{{commit}}"))
 
     def finish_resolve(self, ref: str, started: StartedResolve) -> str:
         """The commit a started resolve found, or why there is none."""
@@ -301,13 +343,13 @@ class GitRepo:
     def start_list_tree(self, commit: str) -> Background:
         """list_tree's listing, started in the background (a crawl lists every repo's
         tree at once, while it reads the previous listings)."""
-        return Background(["git", f"--git-dir={self.git_dir}", "ls-tree", "-r", "-l", "-z",
-                           "--full-tree", commit])
+        return Background(git_command(self.git_dir, "ls-tree", "-r", "-l", "-z",
+                           "--full-tree", commit))
 
     def _git_bytes(self, *args: str, input_bytes: bytes | None = None, env: dict[str, str] | None = None,
                    cwd: Path | None = None) -> bytes:
         try:
-            done = subprocess.run(["git", f"--git-dir={self.git_dir}", *args], input=input_bytes,
+            done = subprocess.run(git_command(self.git_dir, *args), input=input_bytes,
                                   capture_output=True, check=False, env=env, cwd=cwd,
                                   stdin=subprocess.DEVNULL if input_bytes is None else None)
         except OSError as exc:
@@ -340,8 +382,8 @@ class GitRepo:
         checkout, nothing written but loose objects)."""
         try:
             done = subprocess.run(
-                ["git", f"--git-dir={self.git_dir}", "merge-tree", "--write-tree", "--name-only",
-                 "--no-messages", "-z", a, b],
+                git_command(self.git_dir, "merge-tree", "--write-tree", "--name-only",
+                 "--no-messages", "-z", a, b),
                 capture_output=True, check=False,
             )
         except OSError as exc:
@@ -381,8 +423,8 @@ class GitRepo:
         """`threads`: git's grep threads (0: git's default, one per core)."""
         config = ["-c", f"grep.threads={threads}"] if threads else []
         skip = _left_out(self.git_dir, commit)
-        return Background(["git", *config, f"--git-dir={self.git_dir}", "grep", *flags, "-I", syntax, "-e",
-                           pattern, commit, "--", *(paths or ((":/",) if skip else ())), *skip],
+        return Background(git_command(self.git_dir, *config, "grep", *flags, "-I", syntax, "-e",
+                           pattern, commit, "--", *(paths or ((":/",) if skip else ())), *skip),
                           ok=(0, 1))  # 1: nothing found
 
     def _grep(
@@ -397,8 +439,8 @@ class GitRepo:
         case = ["-i"] if ignore_case else []
         skip = _left_out(self.git_dir, commit)
         done = subprocess.run(
-            ["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--",
-             *((":/", *skip) if skip else ())],
+            git_command(self.git_dir, "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--",
+             *((":/", *skip) if skip else ())),
             capture_output=True, check=False,
         )
         return _listed_paths(done.stdout, commit)
@@ -412,9 +454,9 @@ class GitRepo:
         found: set[str] = set()
         # A few hundred strings a command, so that no command line nears the system's
         # limit however many a workspace's documents cite; all started at once.
-        searches = [Background(["git", f"--git-dir={self.git_dir}", "grep", "-l", "-z", "-I", "-F",
+        searches = [Background(git_command(self.git_dir, "grep", "-l", "-z", "-I", "-F",
                                 *(arg for s in strings[i:i + _GREP_STRINGS] for arg in ("-e", s)),
-                                commit, "--", *paths, *skip], ok=(0, 1))
+                                commit, "--", *paths, *skip), ok=(0, 1))
                     for i in range(0, len(strings), _GREP_STRINGS)]
         for search in searches:
             out = search.output()
@@ -428,8 +470,8 @@ class GitRepo:
     def start_commit_list(self, commit: str, depth: int) -> Background:
         """The list history_commits reads, started: the last `depth` commits of
         `commit`'s history, each with its parents."""
-        return Background(["git", f"--git-dir={self.git_dir}", "rev-list", "--parents",
-                           f"--max-count={depth}", commit])
+        return Background(git_command(self.git_dir, "rev-list", "--parents",
+                           f"--max-count={depth}", commit))
 
     def history_commits(self, commit: str, depth: int, listed: Background | None = None) -> list[str]:
         """The commits whose diffs AC203 reads, newest first: the last `depth` of
@@ -451,9 +493,9 @@ class GitRepo:
         reads, which the crawl scans itself), each with the line after it:
         `PATH NUL LINE NUL TEXT` lines, the groups separated by `--` lines (-z).
         One thread: it runs beside the crawl's workers."""
-        return Background(["git", "-c", "grep.threads=1", f"--git-dir={self.git_dir}", "grep", "-n", "-z",
+        return Background(git_command(self.git_dir, "-c", "grep.threads=1", "grep", "-n", "-z",
                            "-A1", "-I", "-F", "-e", "Note [", commit, "--",
-                           *(f":(exclude){spec}" for spec in skip), *_left_out(self.git_dir, commit)],
+                           *(f":(exclude){spec}" for spec in skip), *_left_out(self.git_dir, commit)),
                           ok=(0, 1))  # 1: nothing found
 
     def start_commits_log(self, shas: Sequence[str]) -> Background | None:
@@ -474,11 +516,11 @@ class GitRepo:
         # equal to its ends, so the lines removed and added are the same (GHC's 250
         # commits: the same removal table), and git skips ~8% of the log's CPU.
         limit = ["-c", f"core.bigFileThreshold={_SIZE_LIMIT[0]}"] if _SIZE_LIMIT else []
-        return Background(["git", *limit, f"--git-dir={self.git_dir}", "log", "-p", "-U0", "--no-color",
-                           "--diff-algorithm=myers", "--no-renames", "--no-ext-diff", "--no-show-signature",
-                           "--src-prefix=a/", "--dst-prefix=b/", "--no-indent-heuristic",
-                           "--format=%x00%H %s", "--no-walk=unsorted", "--stdin", "--"],
-                          stdin="".join(f"{sha}\n" for sha in shas).encode())
+        return Background(git_command(
+            self.git_dir, *limit, "log", "-p", "-U0", "--no-color", "--diff-algorithm=myers", "--no-renames",
+            "--no-ext-diff", "--no-textconv", "--no-show-signature", "--src-prefix=a/", "--dst-prefix=b/",
+            "--no-indent-heuristic", "--format=%x00%H %s", "--no-walk=unsorted", "--stdin", "--",
+        ), stdin="".join(f"{sha}\n" for sha in shas).encode())
 
     def diff_hunks(self, base: str, head: str, paths: Sequence[str]) -> dict[str, list[Hunk]]:
         """The hunks of `git diff -U0` between two commits for these paths, as a PR's
@@ -531,7 +573,7 @@ class GitRepo:
         ranges = [arg for n in wanted for arg in ("-L", f"{n},{n}")]
         rev = f"{since}..{commit}" if since else commit
         try:
-            out = self._git("blame", "--porcelain", "--root", *(["--first-parent"] if first_parent else []),
+            out = self._git("blame", *_BLAME, "--root", *(["--first-parent"] if first_parent else []),
                             *ranges, rev, "--", path)
         except GitError:
             return {}  # the path is not there, a line is past its end: nothing to follow
@@ -545,7 +587,7 @@ class GitRepo:
         the commit that then changed or removed it.
         A line that is still there has `commit` == `new`, and `line` is where it is now."""
         try:
-            out = self._git("blame", "--reverse", "--first-parent", "--porcelain", "-L", f"{first},{last}",
+            out = self._git("blame", *_BLAME, "--reverse", "--first-parent", "-L", f"{first},{last}",
                             f"{old}..{new}", "--", path)
         except GitError:
             return []
@@ -823,7 +865,7 @@ class BlobReader:
     def _start(self) -> subprocess.Popen[bytes]:
         try:
             return subprocess.Popen(
-                ["git", f"--git-dir={self.git_dir}", "cat-file", "--batch"],
+                git_command(self.git_dir, "cat-file", "--batch"),
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             )
         except OSError as exc:
