@@ -183,8 +183,10 @@ _CHANGED: dict[tuple[str, str, str, tuple[str, ...], int], list[str] | None] = {
 
 def printed_as_is(path: str) -> bool:
     """Whether `git grep -n` prints this path as it is: printable ASCII without the
-    quote and backslash git's core.quotePath escapes, and without the `:` the output
-    is split at."""
+    quote and backslash git quotes, and without the `:` the output is split at. (With
+    core.quotePath pinned off (_PINNED), a printable name outside ASCII is printed as it
+    is too; such names still count as not, which only costs a moved repo a search of
+    every file.)"""
     return path.isascii() and path.isprintable() and not any(c in path for c in '"\\:')
 
 
