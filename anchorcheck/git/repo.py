@@ -14,7 +14,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
-from collections.abc import Collection, Container, Iterable, Iterator, Sequence
+from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, NamedTuple, TypeAlias
 
@@ -129,6 +129,17 @@ def git_command(git_dir: str, *args: str) -> list[str]:
     """The command line of `git ARGS` in the repository at `git_dir`, its output's shape
     pinned against the user's config (_PINNED)."""
     return ["git", *_PINNED, f"--git-dir={git_dir}", *args]
+
+
+# Environment variables that change what git prints whatever its command line says:
+# GIT_DIFF_OPTS sets every diff's context lines over `-U0` (`--unified=3` moved the
+# hunks a PR's stale comments (AC206) are placed by, and the finding went).
+_ENV_DROPPED = ("GIT_DIFF_OPTS",)
+
+
+def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment git runs in: `env` (or this process's), less _ENV_DROPPED."""
+    return {k: v for k, v in (os.environ if env is None else env).items() if k not in _ENV_DROPPED}
 
 
 def work_tree_top(cwd: Path) -> Path | None:
@@ -352,7 +363,7 @@ class GitRepo:
                    cwd: Path | None = None) -> bytes:
         try:
             done = subprocess.run(git_command(self.git_dir, *args), input=input_bytes,
-                                  capture_output=True, check=False, env=env, cwd=cwd,
+                                  capture_output=True, check=False, env=git_env(env), cwd=cwd,
                                   stdin=subprocess.DEVNULL if input_bytes is None else None)
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
@@ -386,7 +397,7 @@ class GitRepo:
             done = subprocess.run(
                 git_command(self.git_dir, "merge-tree", "--write-tree", "--name-only",
                  "--no-messages", "-z", a, b),
-                capture_output=True, check=False,
+                capture_output=True, check=False, env=git_env(),
             )
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc
@@ -443,7 +454,7 @@ class GitRepo:
         done = subprocess.run(
             git_command(self.git_dir, "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--",
              *((":/", *skip) if skip else ())),
-            capture_output=True, check=False,
+            capture_output=True, check=False, env=git_env(),
         )
         return _listed_paths(done.stdout, commit)
 
@@ -675,13 +686,13 @@ class Background:
         try:
             if self._stdin is None:
                 self._proc = subprocess.Popen(self._args, stdin=subprocess.DEVNULL, stdout=self._out,
-                                              stderr=subprocess.DEVNULL)
+                                              stderr=subprocess.DEVNULL, env=git_env())
             else:
                 with tempfile.TemporaryFile() as given:  # git has its own copy once started
                     given.write(self._stdin)
                     given.seek(0)
                     self._proc = subprocess.Popen(self._args, stdin=given, stdout=self._out,
-                                                  stderr=subprocess.DEVNULL)
+                                                  stderr=subprocess.DEVNULL, env=git_env())
         except OSError as exc:
             self._out.close()
             self._done = True
@@ -868,7 +879,7 @@ class BlobReader:
         try:
             return subprocess.Popen(
                 git_command(self.git_dir, "cat-file", "--batch"),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git_env(),
             )
         except OSError as exc:
             raise GitError(f"cannot run git: {exc}") from exc

@@ -1,4 +1,4 @@
-"""What the user's git config says changes no finding. Every git command whose output
+"""What the user's git config (or GIT_DIFF_OPTS) says changes no finding. Every git command whose output
 anchorcheck reads runs with the settings that would change that output pinned to git's
 defaults (git/repo.py, _PINNED): a laptop, a CI runner and a colleague's machine check
 the same commits and must say the same."""
@@ -15,6 +15,8 @@ from anchorcheck.git.repobuilder import commit
 from tests.conftest import WorkspaceBuilder, run_cli
 
 _CODE = "".join(f"step_{n} = {n}\n" for n in range(1, 11))
+_DEPLOY = ("kind: Deployment\nspec:\n  replicas: 1\n  # Recreate (below): never two managers at once.\n"
+           "  strategy:\n    type: Recreate\n  template: {}\n")
 
 # Settings seen in real dotfiles that change what git prints for a pipe: colour forced
 # on, grep's line numbers and columns, another diff algorithm and hunk shape, file order,
@@ -69,6 +71,7 @@ def _workspace(ws: WorkspaceBuilder) -> str:
         "café.py": "def gone_from_cafe():\n    pass\n\n\ndef stays():\n    pass\n",
         "util.py": "def moved_fn():\n    pass\n",
         "notes.py": "x = 1\n",
+        "deploy.yaml": _DEPLOY,
     })
     commit(app, {"notes.py": (
         "# The retry step is at steps.py:4 (see there).\n"
@@ -81,9 +84,11 @@ def _workspace(ws: WorkspaceBuilder) -> str:
            "retry the last step")
     commit(app, {"lib.py": "def kept():\n    pass\n", "café.py": "def stays():\n    pass\n"},
            "drop the old probes (café)")
-    ws.repo("chart", {"values.yaml": "# `step_4 = 4` at app:steps.py:7 sets the port.\nport: 1\n"})
-    ws.pr("app", "pr-1", {"steps.py": "import re\nimport os\nimport sys\n\n" + _CODE.replace(
-        "step_10 = 10", "step_10 = retry(10)")})
+    ws.repo("chart", {"values.yaml": "# `step_4 = 4` at app:steps.py:7 sets the port.\n"
+                                     "# `step_1 = 1` at app:steps.py:4 the host.\nport: 1\n"})
+    ws.pr("app", "pr-1", {"steps.py": "import os\nimport sys\n\n" + _CODE.replace(
+        "step_2 = 2\n", "step_2 = 2\nstep_2b = 2\n").replace("step_10 = 10", "step_10 = retry(10)"),
+        "deploy.yaml": _DEPLOY.replace("type: Recreate", "type: RollingUpdate")})
     ws.config()
     return moved
 
@@ -111,7 +116,7 @@ def test_a_users_git_config_changes_no_finding(
     # (A removal in a file whose name git quotes by default is seen too.)
     assert sorted(f["message"].split()[0] for f in removed) == ["gone_from_cafe", "old_helper"], removed
     assert "drop the old probes (café)" in removed[0]["message"]
-    assert [f["code"] for f in json.loads(order)["findings"]] == ["AC201"], order
+    assert sorted(f["code"] for f in json.loads(order)["findings"]) == ["AC201", "AC206"], order
 
     ignored, order_file = tmp_path / "ignored-revs", tmp_path / "order"
     ignored.write_text(moved + "\n", encoding="utf-8")
@@ -119,6 +124,8 @@ def test_a_users_git_config_changes_no_finding(
     hostile = tmp_path / "hostile.gitconfig"
     hostile.write_text(_HOSTILE.format(order=order_file, ignored=ignored, quote=quote), encoding="utf-8")
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(hostile))
+    # (An environment variable that overrides `-U0` wherever git prints a diff.)
+    monkeypatch.setenv("GIT_DIFF_OPTS", "--unified=3")
     # (The config is read: git itself now prints otherwise.)
     shown = subprocess.run(["git", "-C", str(ws.repos["app"]), "grep", "-h", "step_4", "HEAD"],
                            capture_output=True, text=True, check=True).stdout
