@@ -269,6 +269,11 @@ class GitRepo:
         env = {**os.environ, "GIT_AUTHOR_NAME": "anchorcheck", "GIT_AUTHOR_EMAIL": "anchorcheck@localhost",
                "GIT_COMMITTER_NAME": "anchorcheck", "GIT_COMMITTER_EMAIL": "anchorcheck@localhost",
                "GIT_AUTHOR_DATE": "1970-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "1970-01-01T00:00:00Z"}
+        own = self._own_index()
+        if own is None:
+            env.pop("GIT_INDEX_FILE", None)
+        else:
+            env["GIT_INDEX_FILE"] = own
         with tempfile.TemporaryDirectory(prefix="anchorcheck-index-") as tmp:
             if not staged:
                 index = Path(tmp) / "index"
@@ -280,6 +285,22 @@ class GitRepo:
         if tree == self._git("rev-parse", "--verify", "--quiet", f"{head}^{{tree}}").strip():
             return head
         return self._run(env, "commit-tree", tree, "-p", head, "-m", "anchorcheck: the work tree").strip()
+
+    def _own_index(self) -> str | None:
+        """The index file GIT_INDEX_FILE names, when it is this repository's: git sets it
+        for its hooks (the index a commit is about to record: `.git/index`, relative to
+        the work tree the hook runs in, or `index.lock` for `commit -a`). None when it is
+        not set, or is another repository's: run from one repo's pre-commit hook, a
+        check of its neighbours' staged files read that repo's index as theirs (every
+        neighbour checked as the hooked repo's files)."""
+        named = os.environ.get("GIT_INDEX_FILE")
+        if not named:
+            return None
+        index = Path(os.path.abspath(named))
+        with contextlib.suppress(OSError):
+            if index.resolve().parent == Path(self.git_dir).resolve():
+                return str(index)
+        return None
 
     def _run(self, env: dict[str, str], *args: str, cwd: Path | None = None) -> str:
         return self._git_bytes(*args, env=env, cwd=cwd).decode(errors=PATH_ERRORS)

@@ -60,3 +60,44 @@ def test_a_commit_adding_a_dangling_link_is_refused_and_its_fix_accepted(tmp_pat
     assert accepted.returncode == 0, accepted.stdout + accepted.stderr
     assert git(repo, "log", "--format=%s", "-1").strip() == "link the runbook, and add it"
     shutil.rmtree(tmp_path / "pre-commit-home", ignore_errors=True)
+
+
+def test_a_hook_in_one_repo_checks_its_neighbours_staged_files_as_theirs(tmp_path: Path) -> None:
+    """git runs a hook with GIT_INDEX_FILE naming the hooked repo's index (`index.lock`
+    for `commit -a`); a workspace check from there reads that index for that repo only,
+    and each neighbour's own index for its staged files."""
+    root = tmp_path / "ws"
+    a = init_repo(root / "a", {"m.py": "# RETRIES AND BACKOFF\n# why three\nx = 1\n"})
+    b = init_repo(root / "b", {"c.py": "y = 1\n"})
+    (root / "anchorcheck.toml").write_text('[[repo]]\nname = "a"\npath = "a"\n\n[[repo]]\nname = "b"\npath = "b"\n')
+    hook = a / ".git" / "hooks" / "pre-commit"
+    hook.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m anchorcheck check --config "{root / "anchorcheck.toml"}"'
+                    ' --staged --no-cache -q\n')
+    hook.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN", "CI_JOB_TOKEN")}
+    env.update(GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@t", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@t",
+               XDG_CACHE_HOME=str(tmp_path / "cache"))
+
+    def commit(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "commit", "-q", *args], cwd=a, env=env, capture_output=True, text=True,
+                              timeout=300, check=False)
+
+    # b's staged file cites a heading a lacks: a's commit is refused for it.
+    (b / "c.py").write_text("# see BACKOFF AND RETRIES in a:m.py\ny = 1\n")
+    git(b, "add", "c.py")
+    (a / "m.py").write_text("# RETRIES AND BACKOFF\n# why three, and the cap\nx = 1\n")
+    git(a, "add", "m.py")
+    refused = commit("-m", "reword")
+    assert refused.returncode != 0, refused.stdout + refused.stderr
+    assert "b:c.py:1" in refused.stdout + refused.stderr and "AC101" in refused.stdout + refused.stderr
+    # Fixed in b's index: accepted.
+    (b / "c.py").write_text("# see RETRIES AND BACKOFF in a:m.py\ny = 1\n")
+    git(b, "add", "c.py")
+    accepted = commit("-m", "reword")
+    assert accepted.returncode == 0, accepted.stdout + accepted.stderr
+    # `commit -a` records a change never staged before: the hook judges that (a's
+    # index.lock), and refuses the heading's rename that leaves b's citation dangling.
+    (a / "m.py").write_text("# RETRY POLICY\n# why three, and the cap\nx = 1\n")
+    renamed = commit("-a", "-m", "rename")
+    assert renamed.returncode != 0, renamed.stdout + renamed.stderr
+    assert "b:c.py:1" in renamed.stdout + renamed.stderr
