@@ -40,6 +40,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -111,6 +112,12 @@ def _gitdir(path: str) -> str:
     return out or path  # a bare mirror without a config file: the path is the git dir
 
 
+def _children_cpu() -> float:
+    """User and system seconds of this process's finished children, and theirs."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def cat_file_all(gitdir: str, ref: str) -> tuple[int, int]:
     tree = subprocess.run(["git", f"--git-dir={gitdir}", "ls-tree", "-r", "-l", ref],
                           capture_output=True, text=True, check=True).stdout
@@ -162,6 +169,7 @@ class Corpus:
     size: int = 0
     rows: dict[str, list[float]] = field(default_factory=dict)
     stolen: dict[str, list[float | None]] = field(default_factory=dict)
+    cpu: dict[str, list[float]] = field(default_factory=dict)  # the step's processes' CPU seconds
     peaks: list[float] = field(default_factory=list)
 
 
@@ -245,6 +253,7 @@ def main() -> None:
         build(corpus)
         corpus.rows = {k: [] for k in _STEPS}
         corpus.stolen = {k: [] for k in _STEPS}
+        corpus.cpu = {k: [] for k in _STEPS}
     exe = [sys.executable, "-m", "anchorcheck"]
 
     # Bytecode caching on, as an installed Python has it: with it off (some CI images set
@@ -252,11 +261,15 @@ def main() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {"CI": "1"}
 
     def step(corpus: Corpus, row: str, work: Callable[[], object]) -> None:
-        """Time `work` as one repeat of `row`, with the CPU time stolen meanwhile."""
+        """Time `work` as one repeat of `row`, with the CPU time stolen meanwhile and the
+        CPU time of the processes it ran (git's, anchorcheck's and its workers' and
+        gits: every descendant waited for)."""
         steal = Stolen()
+        used = _children_cpu()
         start = time.perf_counter()
         work()
         corpus.rows[row].append(time.perf_counter() - start)
+        corpus.cpu[row].append(_children_cpu() - used)
         corpus.stolen[row].append(steal.share())
 
     def read_all(corpus: Corpus) -> list[tuple[int, int]]:
@@ -379,6 +392,16 @@ def report(corpus: Corpus, repeat: int, *, several: bool) -> None:
     print(f"fastest: cold / cat-file {low['cold'] / low['cat-file']:.2f}, warm / cold "
           f"{low['warm'] / low['cold']:.1%}, pr / cold {low['pr'] / low['cold']:.1%}, "
           f"moved / cold {low['moved'] / low['cold']:.1%}")
+    # CPU seconds, which time stolen by other guests does not inflate as it does wall
+    # time: the cold run's against git's own for cat-file (its Python reader not counted),
+    # each repeat's. On 2 cores a cold run of N times cat-file's CPU takes at least N/2
+    # times its wall time.
+    cpu = corpus.cpu
+    cold_cpu = [c / f for c, f in zip(cpu["cold"], cpu["cat-file"], strict=True)]
+    print("cpu s (median): " + ", ".join(f"{k}={statistics.median(v):.2f}" for k, v in cpu.items()))
+    print(f"per-run cold CPU / cat-file CPU: median {statistics.median(cold_cpu):.2f} "
+          f"({', '.join(f'{r:.2f}' for r in cold_cpu)}); warm CPU / cold CPU: median "
+          f"{statistics.median([w / c for w, c in zip(cpu['warm'], cpu['cold'], strict=True)]):.1%}")
     print(f"peak memory (largest anchorcheck run): {max(corpus.peaks):.0f} MB")
     times = "; ".join(f"{k}={[round(x, 2) for x in v]}" for k, v in rows.items())
     print(f"runs: {repeat}; all times: {times}")
