@@ -950,8 +950,27 @@ def main() -> None:
         gc.freeze()
 
 
+def _utf8_output() -> None:
+    """Standard output in UTF-8 whatever the locale, when it goes to a program or a
+    file: JSON, SARIF, JUnit and Markdown are UTF-8 by their definitions, and `-o FILE`
+    writes UTF-8 already. Under a Latin-1 locale (or PYTHONIOENCODING, or a Windows
+    pipe's code page) a piped `--format json` was Latin-1 and `--format sarif` stopped
+    at its first `…` (internal error, exit 2). A terminal keeps its own encoding, what it
+    cannot show escaped; so does standard error."""
+    for stream, to_utf8 in ((sys.stdout, True), (sys.stderr, False)):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("_", "-")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding in ("utf-8", "utf8") or reconfigure is None:
+            continue
+        if to_utf8 and not stream.isatty():
+            reconfigure(encoding="utf-8")
+        else:
+            reconfigure(errors="backslashreplace")
+
+
 def _main() -> None:
     debug = "--debug" in sys.argv[1:]
+    _utf8_output()
     try:
         cli.main(prog_name="anchorcheck", standalone_mode=False)
     except click.exceptions.Exit as exc:

@@ -76,3 +76,26 @@ def test_one_sarif_file_per_repo(ws: WorkspaceBuilder, tmp_path: Path) -> None:
     a = json.loads((tmp_path / "a.sarif").read_text())
     b = json.loads((tmp_path / "b.sarif").read_text())
     assert [x["ruleId"] for x in a["runs"][0]["results"]] == ["AC105"] and b["runs"][0]["results"] == []
+
+
+def test_piped_output_is_utf8_whatever_the_locale(ws: WorkspaceBuilder) -> None:
+    """A pipe or a file gets UTF-8 under any locale (JSON, SARIF, JUnit and Markdown are
+    UTF-8 by definition; `-o FILE` writes it already): under Latin-1 a piped JSON was
+    Latin-1, and SARIF and Markdown stopped at their first character outside it."""
+    import os
+    import subprocess
+    import sys
+
+    ws.repo("r", {"résumé.md": "# Résumé\n\nSee [the café](café.md) and the [summary](#summary…).\n"})
+    ws.config()
+    outputs: dict[str, list[tuple[int, bytes]]] = {}
+    for encoding in ("utf-8", "latin-1", "ascii"):
+        env = {**os.environ, "PYTHONIOENCODING": encoding, "NO_COLOR": "1"}
+        for fmt in ("text", "json", "sarif", "markdown", "junit", "github"):
+            done = subprocess.run([sys.executable, "-m", "anchorcheck", "check", "--format", fmt, "--no-cache"],
+                                  cwd=ws.root, env=env, capture_output=True, timeout=120, check=False)
+            assert done.returncode == 1, done.stderr.decode(errors="replace")
+            outputs.setdefault(fmt, []).append((done.returncode, done.stdout))
+    for fmt, runs in outputs.items():
+        assert runs[0] == runs[1] == runs[2], fmt
+        assert "café.md" in runs[0][1].decode("utf-8"), fmt
