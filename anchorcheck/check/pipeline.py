@@ -122,9 +122,9 @@ def run_check(
     forge: ForgeAccess | None = None,
 ) -> CheckResult:
     # Imported here: commands that load this module without checking (merge-order's
-    # report) skip them.
+    # report) skip them. (Claim checking is imported only once no stored result
+    # answered: a warm run never runs it, and its import was ~2% of one.)
     from anchorcheck.resolve.history import RemovedMentions, start_history
-    from anchorcheck.resolve.verify import verify, want_symbols
 
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
@@ -180,6 +180,8 @@ def run_check(
                                                      given, resolved_rest, writes)
             if key is not None:
                 key = result_key(workspace, selection, index)  # (None if a file read since was unreadable)
+        from anchorcheck.resolve.verify import verify, want_symbols
+
         resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets)
         first: dict[int, Resolution] = {}
         if any(r.code in ("AC201", "AC205") for r in rules):

@@ -282,17 +282,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
           color: str, kinds: tuple[str, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
     claims about code that no longer hold."""
-    from anchorcheck.check.baseline import apply_baseline, read_baseline
-    from anchorcheck.check.baseline import write_baseline as save_baseline
-    from anchorcheck.check.changed import (
-        changed_bases,
-        changed_files,
-        changed_paths,
-        only_changed,
-        stale_comments,
-        unbumped,
-    )
-
+    # (What --changed-only and the baselines need is imported when asked for.)
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs, worktree=True)
     if kinds:
@@ -314,6 +304,15 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         def warn(text: str) -> None:
             click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
 
+        from anchorcheck.check.changed import (
+            changed_bases,
+            changed_files,
+            changed_paths,
+            only_changed,
+            stale_comments,
+            unbumped,
+        )
+
         bases = changed_bases(result, changed_only, warn)
         changed = changed_paths(bases)
         findings = only_changed(result, findings, changed_files(changed))
@@ -325,9 +324,13 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
             findings = sorted([*findings, *extra],
                               key=lambda ff: (ff.finding.repo, ff.finding.path, ff.finding.line))
     if write_baseline is not None:
+        from anchorcheck.check.baseline import write_baseline as save_baseline
+
         save_baseline(write_baseline, findings)
     stale: list[str] = []
     if baseline is not None:
+        from anchorcheck.check.baseline import apply_baseline, read_baseline
+
         findings, stale_entries = apply_baseline(findings, read_baseline(baseline))
         stale = [f"{e.code} {e.repo}:{e.path}: {e.message}" for e in stale_entries]
         for entry in stale:
