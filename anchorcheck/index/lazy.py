@@ -53,6 +53,61 @@ class LazyMapping(Mapping[_K, _V]):
         return f"LazyMapping({self._dict()!r})"
 
 
+class LazyTuple(Sequence[_V]):
+    """A tuple built by `build` when first read: a stored snapshot's anchors, mentions
+    and suppressions, which a run answered by its stored result never reads (building
+    them was ~80 ms of the history corpus's 0.45 s warm run). It compares and hashes as
+    that tuple. `build` raises CacheError on a damaged part, as the others here do."""
+
+    __slots__ = ("_build", "_items", "_length")
+
+    def __init__(self, build: Callable[[], tuple[_V, ...]], length: int) -> None:
+        """`length`: how many items `build` gives (the stored document says), so that
+        whether there are any is known without building them (a warm run asks whether
+        a repo mentions any name: AC203's history is read only for one that does)."""
+        self._build: Callable[[], tuple[_V, ...]] | None = build
+        self._items: tuple[_V, ...] | None = None
+        self._length = length
+
+    def _all(self) -> tuple[_V, ...]:
+        if self._items is None:
+            assert self._build is not None
+            self._items, self._build = self._build(), None
+        return self._items
+
+    @overload
+    def __getitem__(self, i: int) -> _V: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[_V, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> _V | tuple[_V, ...]:
+        return self._all()[i]
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __iter__(self) -> Iterator[_V]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyTuple):
+            other = other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __add__(self, other: Sequence[_V]) -> tuple[_V, ...]:
+        return self._all() + tuple(other)
+
+    def __radd__(self, other: Sequence[_V]) -> tuple[_V, ...]:
+        return tuple(other) + self._all()
+
+    def __repr__(self) -> str:
+        return f"LazyTuple({self._all()!r})"
+
+
 class LazyPaths(AbstractSet[str]):
     """A snapshot's paths, from the text the snapshot cache stores them in (joined by
     NUL, which no git path holds), made a set when first asked as one. Looking a base

@@ -23,7 +23,7 @@ from anchorcheck.index.cache import (
     encode_reference,
     options_key,
 )
-from anchorcheck.index.lazy import LazyMapping, LazyPaths, LazyReferences
+from anchorcheck.index.lazy import LazyMapping, LazyPaths, LazyReferences, LazyTuple
 from anchorcheck.index.plan import extract_options
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.snapshot import Mention, SkippedFile, SnapshotIndex
@@ -49,8 +49,8 @@ def snapshot_to_json(snap: SnapshotIndex) -> dict[str, Any]:
     references as a JSON text of their own, decoded only when used (lazy.py)."""
     files = list(snap.oids)
     oids = [snap.oids[p] for p in files]
-    blob = BlobIndex(snap.anchors, (), 0, 0, tuple((m.name, m.line, m.col) for m in snap.mentions),
-                     snap.suppressions)
+    blob = BlobIndex(tuple(snap.anchors), (), 0, 0, tuple((m.name, m.line, m.col) for m in snap.mentions),
+                     tuple(snap.suppressions))
     refs = tuple(snap.references)
     doc: dict[str, Any] = {
         "commit": snap.commit,
@@ -123,24 +123,43 @@ def _snapshot(
     ValueError on a document of another shape."""
     name = spec.name
     places = {"a": doc["anchor_paths"], "r": doc.get("ref_paths", []), "s": doc["suppression_paths"]}
-    blob = decode_blob_index(doc["index"], name, places)
-    if not isinstance(blob, BlobIndex):
+    encoded, mention_paths = doc["index"], doc["mention_paths"]
+    if not (isinstance(encoded, dict) and isinstance(mention_paths, list)
+            and all(isinstance(v, list) for v in places.values())):
         return None
-    mention_paths = [str(p) for p in doc["mention_paths"]]
     excluded = doc.get("excluded", [])
     if not (isinstance(excluded, list) and set(map(type, excluded)) <= {str}):
         return None
+
+    # Anchors, mentions and suppressions are built when first read (lazy.LazyTuple):
+    # a warm run answered by its stored result reads none of them.
+    @functools.cache
+    def blob() -> BlobIndex:
+        found = decode_blob_index(encoded, name, places)
+        if not (isinstance(found, BlobIndex)
+                and (len(found.anchors), len(found.mentions), len(found.suppressions))
+                == (len(places["a"]), len(mention_paths), len(places["s"]))):
+            raise CacheError.damaged_snapshot(name, ValueError("its anchors"))
+        return found
+
+    def mentions() -> tuple[Mention, ...]:
+        try:
+            return tuple(Mention(m[0], name, str(p), m[1], m[2])
+                         for m, p in zip(blob().mentions, mention_paths, strict=True))
+        except ValueError as exc:
+            raise CacheError.damaged_snapshot(name, exc) from None
+
     return SnapshotIndex(
         repo=name, ref=spec.ref, commit=str(doc["commit"]),
         paths=paths,
-        anchors=blob.anchors,
-        references=blob.references if references is None else references,
+        anchors=LazyTuple(lambda: blob().anchors, len(places["a"])),
+        references=references if references is not None else LazyTuple(lambda: blob().references,
+                                                                         len(places["r"])),
         line_counts=lines,
         oids=oids,
         skipped=tuple(SkippedFile(str(p), str(r)) for p, r in doc["skipped"]),
-        mentions=tuple(Mention(m[0], name, p, m[1], m[2])
-                       for m, p in zip(blob.mentions, mention_paths, strict=True)),
-        suppressions=blob.suppressions,
+        mentions=LazyTuple(mentions, len(mention_paths)),
+        suppressions=LazyTuple(lambda: blob().suppressions, len(places["s"])),
         excluded=tuple(excluded),
     )
 

@@ -41,15 +41,17 @@ class SnapshotIndex:
     commit: str
     # A frozenset, or from the snapshot cache a LazyPaths (index/lazy.py) (a set when first asked as one).
     paths: AbstractSet[str]
-    anchors: tuple[Anchor, ...]
+    # A tuple, or from the snapshot cache a LazyTuple (built when first read); so are
+    # mentions and suppressions.
+    anchors: Sequence[Anchor]
     # A tuple, or from the snapshot cache a LazyReferences (decoded when first read).
     references: Sequence[Reference]
     line_counts: Mapping[str, int] = field(hash=False, compare=False)
     # path -> blob id, so claims can read just the files they name, later.
     oids: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
     skipped: tuple[SkippedFile, ...] = ()
-    mentions: tuple[Mention, ...] = ()
-    suppressions: tuple[Suppression, ...] = ()
+    mentions: Sequence[Mention] = ()
+    suppressions: Sequence[Suppression] = ()
     files_read: int = 0
     bytes_read: int = 0
     # The path patterns not read (config/excludes.py): those files are in `paths`, unread.

@@ -129,9 +129,12 @@ class WorkspaceIndex:
         self.snapshots = {s.repo: s for s in snapshots}
         self._share = share
         self.repos = {r.name: r for r in repos}
-        self.by_name: dict[str, list[Anchor]] = defaultdict(list)
-        self.notes: dict[str, list[Anchor]] = defaultdict(list)
-        self.by_file: dict[FileId, list[Anchor]] = defaultdict(list)
+        # The anchor tables (by_name, notes, by_file), built when first read: a run that
+        # a stored result answers reads none (nor decodes a stored snapshot's anchors).
+        self._by_name: dict[str, list[Anchor]] = defaultdict(list)
+        self._notes: dict[str, list[Anchor]] = defaultdict(list)
+        self._by_file: dict[FileId, list[Anchor]] = defaultdict(list)
+        self._built = False
         # Paths by base name, per repo: a path reference matches the files it is a
         # suffix of. One entry per file (not one per suffix) keeps building this cheap
         # on big trees; built on first need.
@@ -146,14 +149,39 @@ class WorkspaceIndex:
         self._snippets: dict[FileId, list[FileId]] = {}  # see snippets()
         self.url_slugs = {r.url_slug.lower(): r.name for r in repos if r.url_slug}
         self._homes: dict[str, str | None] | None = None  # see homes()
+
+    def _build(self) -> None:
+        self._built = True
+        share = self._share
         kept = set()
         if share is not None and list(self.snapshots) == list(share.snapshots):
-            kept = {s.repo for s in snapshots if share.snapshots[s.repo] is s}
+            kept = {repo for repo, snap in self.snapshots.items() if share.snapshots[repo] is snap}
         if share is not None and kept:
             self._from(share, kept)
             return
-        for snap in snapshots:
+        for snap in self.snapshots.values():
             self._add(snap.anchors)
+
+    @property
+    def by_name(self) -> dict[str, list[Anchor]]:
+        """Anchors by name (Notes aside)."""
+        if not self._built:
+            self._build()
+        return self._by_name
+
+    @property
+    def notes(self) -> dict[str, list[Anchor]]:
+        """Notes by name."""
+        if not self._built:
+            self._build()
+        return self._notes
+
+    @property
+    def by_file(self) -> dict[FileId, list[Anchor]]:
+        """Anchors by (repo, path)."""
+        if not self._built:
+            self._build()
+        return self._by_file
 
     def homes(self) -> dict[str, str | None]:
         """Each repo's `owner/name` in lower case: its `url`'s, else its git remote
@@ -165,12 +193,13 @@ class WorkspaceIndex:
         return self._homes
 
     def _add(self, anchors: Iterable[Anchor]) -> None:
+        by_file, notes, by_name = self._by_file, self._notes, self._by_name
         for anchor in anchors:
-            self.by_file[(anchor.repo, anchor.path)].append(anchor)
+            by_file[(anchor.repo, anchor.path)].append(anchor)
             if anchor.kind is AnchorKind.NOTE:
-                self.notes[anchor.name].append(anchor)
+                notes[anchor.name].append(anchor)
             else:
-                self.by_name[anchor.name].append(anchor)
+                by_name[anchor.name].append(anchor)
 
     def _from(self, share: WorkspaceIndex, kept: set[str]) -> None:
         """The anchor tables of `share`, whose snapshots of the `kept` repos are these
@@ -181,19 +210,19 @@ class WorkspaceIndex:
         order = {repo: i for i, repo in enumerate(self.snapshots)}
         old = [a for repo, snap in share.snapshots.items() if repo not in kept for a in snap.anchors]
         new = [a for repo, snap in self.snapshots.items() if repo not in kept for a in snap.anchors]
-        self.by_file = defaultdict(list, share.by_file)
-        self.notes = defaultdict(list, share.notes)
-        self.by_name = defaultdict(list, share.by_name)
+        self._by_file = defaultdict(list, share.by_file)
+        self._notes = defaultdict(list, share.notes)
+        self._by_name = defaultdict(list, share.by_name)
         touched = {(a.repo, a.path) for a in old}
         for key in touched:
-            del self.by_file[key]
+            del self._by_file[key]
         names = {(a.kind is AnchorKind.NOTE, a.name) for a in (*old, *new)}
         for note, name in names:
-            table = self.notes if note else self.by_name
+            table = self._notes if note else self._by_name
             table[name] = [a for a in table.get(name, ()) if a.repo in kept]
         self._add(new)
         for note, name in names:
-            table = self.notes if note else self.by_name
+            table = self._notes if note else self._by_name
             found = table[name]
             if not found:
                 del table[name]

@@ -279,6 +279,51 @@ def test_a_packed_snapshot_reads_back_equal_and_a_damaged_part_is_an_error_when_
     assert packed.isascii() and snapshot_from_packed(packed, spec) == ascii_paths
 
 
+def test_a_warm_run_builds_no_stored_anchor_and_a_damaged_anchor_part_is_an_error_when_read(
+    ws: WorkspaceBuilder, tmp_path: Path,
+) -> None:
+    """A stored snapshot's anchors, mentions and suppressions are built when first read
+    (lazy.LazyTuple; whether there are any is known without building them): a warm run
+    that its stored result answers builds none, and the index over them builds its
+    tables on first use. A damaged anchor part is one clear error when read."""
+    from dataclasses import replace
+
+    from anchorcheck.errors import CacheError
+    from anchorcheck.index.lazy import LazyTuple
+    from anchorcheck.index.stored import snapshot_from_packed, snapshot_to_packed
+    from anchorcheck.resolve.resolver import WorkspaceIndex
+
+    ws.repo("r", {"a.py": "# RETRIES AND BACKOFF\n# why\nx = 1\n",
+                  "b.py": "# see RETRIES AND BACKOFF in a.py; `old_probe()` went\n# anchorcheck: ignore[AC101]\ny = 1\n",
+                  "c.py": "# see BACKOFF AND RETRIES in a.py\nz = 1\n"})
+    workspace = load_workspace(ws.config())
+    snap = run_check(workspace).index.snapshots["r"]
+    spec = workspace.repos[0]
+    back = snapshot_from_packed(snapshot_to_packed(snap), spec)
+    assert back is not None
+    lazy = [back.anchors, back.mentions, back.suppressions]
+    assert all(isinstance(part, LazyTuple) for part in lazy)
+    assert [len(part) for part in lazy] == [len(snap.anchors), len(snap.mentions), len(snap.suppressions)] != [0, 0, 0]
+    index = WorkspaceIndex([back], workspace.repos)
+    assert all(part._items is None for part in lazy)  # nothing built yet
+    assert index.by_name["RETRIES AND BACKOFF"] == [a for a in snap.anchors if a.name == "RETRIES AND BACKOFF"]
+    assert back == replace(snap, files_read=0, bytes_read=0) and hash(back.anchors) == hash(tuple(snap.anchors))
+    assert list(back.mentions) == list(snap.mentions) and tuple(back.suppressions) == tuple(snap.suppressions)
+    text = snapshot_to_packed(snap)
+    cut = text.index("\n")
+    doc = json.loads(text[:cut])
+    doc["index"]["a"] = doc["index"]["a"][:-1]  # an anchor gone, its path kept
+    damaged = snapshot_from_packed(json.dumps(doc, separators=(",", ":")) + text[cut:], spec)
+    assert damaged is not None and len(damaged.anchors) == len(snap.anchors)
+    with pytest.raises(CacheError, match="damaged snapshot of r"):
+        list(damaged.anchors)
+    # Through the command line: a warm run answered by its stored result reads none.
+    cache = tmp_path / "c"
+    first = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
+    again = run_cli("check", "--format", "json", "--cache-dir", str(cache), cwd=ws.root)
+    assert first.out == again.out and json.loads(first.out)["findings"]
+
+
 def test_a_stored_snapshot_of_an_empty_tree_round_trips() -> None:
     from pathlib import Path as P
 
