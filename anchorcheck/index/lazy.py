@@ -53,11 +53,53 @@ class LazyMapping(Mapping[_K, _V]):
         return f"LazyMapping({self._dict()!r})"
 
 
-class LazyTuple(Sequence[_V]):
+class _Built(Sequence[_V]):
+    """The tuple `_all()` builds when first asked, as a sequence: it compares and hashes
+    as that tuple, and adds to a tuple as one."""
+
+    __slots__ = ()
+
+    def _all(self) -> tuple[_V, ...]:
+        raise NotImplementedError
+
+    @overload
+    def __getitem__(self, i: int) -> _V: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[_V, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> _V | tuple[_V, ...]:
+        return self._all()[i]
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def __iter__(self) -> Iterator[_V]:
+        return iter(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, _Built):
+            other = other._all()
+        return isinstance(other, tuple) and self._all() == other
+
+    def __hash__(self) -> int:
+        return hash(self._all())
+
+    def __add__(self, other: Sequence[_V]) -> tuple[_V, ...]:
+        return self._all() + tuple(other)
+
+    def __radd__(self, other: Sequence[_V]) -> tuple[_V, ...]:
+        return tuple(other) + self._all()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._all()!r})"
+
+
+class LazyTuple(_Built[_V]):
     """A tuple built by `build` when first read: a stored snapshot's anchors, mentions
     and suppressions, which a run answered by its stored result never reads (building
-    them was ~80 ms of the history corpus's 0.45 s warm run). It compares and hashes as
-    that tuple. `build` raises CacheError on a damaged part, as the others here do."""
+    them was ~80 ms of the history corpus's 0.45 s warm run). `build` raises CacheError
+    on a damaged part, as the others here do."""
 
     __slots__ = ("_build", "_items", "_length")
 
@@ -75,37 +117,8 @@ class LazyTuple(Sequence[_V]):
             self._items, self._build = self._build(), None
         return self._items
 
-    @overload
-    def __getitem__(self, i: int) -> _V: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[_V, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> _V | tuple[_V, ...]:
-        return self._all()[i]
-
     def __len__(self) -> int:
         return self._length
-
-    def __iter__(self) -> Iterator[_V]:
-        return iter(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyTuple):
-            other = other._all()
-        return isinstance(other, tuple) and self._all() == other
-
-    def __hash__(self) -> int:
-        return hash(self._all())
-
-    def __add__(self, other: Sequence[_V]) -> tuple[_V, ...]:
-        return self._all() + tuple(other)
-
-    def __radd__(self, other: Sequence[_V]) -> tuple[_V, ...]:
-        return tuple(other) + self._all()
-
-    def __repr__(self) -> str:
-        return f"LazyTuple({self._all()!r})"
 
 
 class LazyPaths(AbstractSet[str]):
@@ -148,7 +161,7 @@ class LazyPaths(AbstractSet[str]):
         return f"LazyPaths({set(self._all())!r})"
 
 
-class LazyReferences(Sequence[Reference]):
+class LazyReferences(_Built[Reference]):
     """A repo's references, from `encoded` (JSON: [paths, references], each reference
     as cache.encode_reference writes it) when first read. `decode` is
     cache.decode_reference (passed in: the cache module imports this one's users)."""
@@ -180,38 +193,6 @@ class LazyReferences(Sequence[Reference]):
         if self._items is None and f'["{kind.value}",' not in self._encoded:
             return []
         return [r for r in self._all() if r.kind is kind]
-
-    @overload
-    def __getitem__(self, i: int) -> Reference: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[Reference, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> Reference | tuple[Reference, ...]:
-        return self._all()[i]
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-    def __iter__(self) -> Iterator[Reference]:
-        return iter(self._all())
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyReferences):
-            other = other._all()
-        return isinstance(other, tuple) and self._all() == other
-
-    def __hash__(self) -> int:
-        return hash(self._all())
-
-    def __add__(self, other: Sequence[Reference]) -> tuple[Reference, ...]:
-        return self._all() + tuple(other)
-
-    def __radd__(self, other: Sequence[Reference]) -> tuple[Reference, ...]:
-        return tuple(other) + self._all()
-
-    def __repr__(self) -> str:
-        return f"LazyReferences({self._all()!r})"
 
 
 def of_kind(refs: Sequence[Reference], kind: RefKind) -> list[Reference]:
