@@ -153,8 +153,8 @@ def _snapshot(
         repo=name, ref=spec.ref, commit=str(doc["commit"]),
         paths=paths,
         anchors=LazyTuple(lambda: blob().anchors, len(places["a"])),
-        references=references if references is not None else LazyTuple(lambda: blob().references,
-                                                                         len(places["r"])),
+        # (References in the index part: formats 1 and 2, read as before.)
+        references=references if references is not None else blob().references,
         line_counts=lines,
         oids=oids,
         skipped=tuple(SkippedFile(str(p), str(r)) for p, r in doc["skipped"]),
