@@ -180,6 +180,8 @@ def test_stored_snapshots_of_the_layout_before_still_read(ws: WorkspaceBuilder) 
     back = snapshot_from_json(json.loads(json.dumps(old)), workspace.repos[0])
     # (Those layouts knew no excluded paths: their crawls read every path.)
     assert back == replace(snap, files_read=0, bytes_read=0, mentions=(), excluded=())
+    assert back is not None and (len(back.anchors), len(back.references), len(back.suppressions)) == (
+        len(snap.anchors), len(snap.references), len(snap.suppressions))
     assert snapshot_from_json({**old, "oids": {"a.py": 1}}, workspace.repos[0]) is None
     assert snapshot_from_json({**old, "lines": {"a.py": "1"}}, workspace.repos[0]) is None
 
