@@ -244,7 +244,7 @@ class GitRepo:
         if found is not None:
             return found
         return Background(git_command(self.git_dir, "rev-parse", "--verify", "--quiet",
-                           "--end-of-options", f"{ref}^{{commit}}"))
+                                      "--end-of-options", f"{ref}^{{commit}}"))
 
     def finish_resolve(self, ref: str, started: StartedResolve) -> str:
         """The commit a started resolve found, or why there is none."""
@@ -377,8 +377,7 @@ class GitRepo:
     def start_list_tree(self, commit: str) -> Background:
         """list_tree's listing, started in the background (a crawl lists every repo's
         tree at once, while it reads the previous listings)."""
-        return Background(git_command(self.git_dir, "ls-tree", "-r", "-l", "-z",
-                           "--full-tree", commit))
+        return Background(git_command(self.git_dir, "ls-tree", "-r", "-l", "-z", "--full-tree", commit))
 
     def _git_bytes(self, *args: str, input_bytes: bytes | None = None, env: dict[str, str] | None = None,
                    cwd: Path | None = None) -> bytes:
@@ -416,8 +415,8 @@ class GitRepo:
         checkout, nothing written but loose objects)."""
         try:
             done = subprocess.run(
-                git_command(self.git_dir, "merge-tree", "--write-tree", "--name-only",
-                 "--no-messages", "-z", a, b),
+                git_command(self.git_dir, "merge-tree", "--write-tree", "--name-only", "--no-messages", "-z",
+                            a, b),
                 capture_output=True, check=False, env=git_env(),
             )
         except OSError as exc:
@@ -457,8 +456,8 @@ class GitRepo:
         """`threads`: git's grep threads (0: git's default, one per core)."""
         config = ["-c", f"grep.threads={threads}"] if threads else []
         skip = _left_out(self.git_dir, commit)
-        return Background(git_command(self.git_dir, *config, "grep", *flags, "-I", syntax, "-e",
-                           pattern, commit, "--", *(paths or ((":/",) if skip else ())), *skip),
+        return Background(git_command(self.git_dir, *config, "grep", *flags, "-I", syntax, "-e", pattern,
+                                      commit, "--", *(paths or ((":/",) if skip else ())), *skip),
                           ok=(0, 1))  # 1: nothing found
 
     def _grep(
@@ -474,7 +473,7 @@ class GitRepo:
         skip = _left_out(self.git_dir, commit)
         done = subprocess.run(
             git_command(self.git_dir, "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--",
-             *((":/", *skip) if skip else ())),
+                        *((":/", *skip) if skip else ())),
             capture_output=True, check=False, env=git_env(),
         )
         return _listed_paths(done.stdout, commit)
@@ -489,8 +488,8 @@ class GitRepo:
         # A few hundred strings a command, so that no command line nears the system's
         # limit however many a workspace's documents cite; all started at once.
         searches = [Background(git_command(self.git_dir, "grep", "-l", "-z", "-I", "-F",
-                                *(arg for s in strings[i:i + _GREP_STRINGS] for arg in ("-e", s)),
-                                commit, "--", *paths, *skip), ok=(0, 1))
+                                           *(arg for s in strings[i:i + _GREP_STRINGS] for arg in ("-e", s)),
+                                           commit, "--", *paths, *skip), ok=(0, 1))
                     for i in range(0, len(strings), _GREP_STRINGS)]
         for search in searches:
             out = search.output()
@@ -504,8 +503,7 @@ class GitRepo:
     def start_commit_list(self, commit: str, depth: int) -> Background:
         """The list history_commits reads, started: the last `depth` commits of
         `commit`'s history, each with its parents."""
-        return Background(git_command(self.git_dir, "rev-list", "--parents",
-                           f"--max-count={depth}", commit))
+        return Background(git_command(self.git_dir, "rev-list", "--parents", f"--max-count={depth}", commit))
 
     def history_commits(self, commit: str, depth: int, listed: Background | None = None) -> list[str]:
         """The commits whose diffs AC203 reads, newest first: the last `depth` of
@@ -527,9 +525,9 @@ class GitRepo:
         reads, which the crawl scans itself), each with the line after it:
         `PATH NUL LINE NUL TEXT` lines, the groups separated by `--` lines (-z).
         One thread: it runs beside the crawl's workers."""
-        return Background(git_command(self.git_dir, "-c", "grep.threads=1", "grep", "-n", "-z",
-                           "-A1", "-I", "-F", "-e", "Note [", commit, "--",
-                           *(f":(exclude){spec}" for spec in skip), *_left_out(self.git_dir, commit)),
+        excluded = [*(f":(exclude){spec}" for spec in skip), *_left_out(self.git_dir, commit)]
+        return Background(git_command(self.git_dir, "-c", "grep.threads=1", "grep", "-n", "-z", "-A1", "-I",
+                                      "-F", "-e", "Note [", commit, "--", *excluded),
                           ok=(0, 1))  # 1: nothing found
 
     def start_commits_log(self, shas: Sequence[str]) -> Background | None:
@@ -563,7 +561,7 @@ class GitRepo:
         same)."""
         if not paths:
             return {}
-        out = self._git_bytes("-c", "core.quotePath=false", "diff", "-U0", "--no-color",
+        out = self._git_bytes("diff", "-U0", "--no-color",
                               "--diff-algorithm=myers", "--no-renames", "--no-ext-diff", "--no-textconv",
                               "--src-prefix=a/", "--dst-prefix=b/", base, head, "--",
                               *(f":(literal){p}" for p in paths))

@@ -142,12 +142,9 @@ def _snapshot(
             raise CacheError.damaged_snapshot(name, ValueError("its anchors"))
         return found
 
-    def mentions() -> tuple[Mention, ...]:
-        try:
-            return tuple(Mention(m[0], name, str(p), m[1], m[2])
-                         for m, p in zip(blob().mentions, mention_paths, strict=True))
-        except ValueError as exc:
-            raise CacheError.damaged_snapshot(name, exc) from None
+    def mentions() -> tuple[Mention, ...]:  # (blob() checked that the counts match)
+        return tuple(Mention(m[0], name, str(p), m[1], m[2])
+                     for m, p in zip(blob().mentions, mention_paths, strict=True))
 
     return SnapshotIndex(
         repo=name, ref=spec.ref, commit=str(doc["commit"]),
