@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.markdown import read_markdown
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo, Hunk
@@ -391,7 +392,14 @@ def stale_citing(changes: dict[tuple[str, str], FileChange], citing: Iterable[Ci
         if key not in scanned:
             text = read(c.repo, c.path)
             family = language_of(c.path)
-            scanned[key] = tuple(scan(text, family)) if text is not None and family else ()
+            if text is None or not family:
+                scanned[key] = ()
+            elif family == "markdown":
+                # A README's paragraph citing the lines is as stale as a code comment
+                # would be (the seed: "`strategy: Recreate` at client/templates/...").
+                scanned[key] = tuple(read_markdown(text)[0])
+            else:
+                scanned[key] = tuple(scan(text, family))
         comment = _comment_at(scanned[key], c.line)
         if comment is None:
             continue

@@ -681,11 +681,9 @@ class Resolver:
         # Outside a Markdown link a path has no file to be relative to (pydantic's
         # docstrings: `[Unions]: ../concepts/unions.md#...`): what follows is looked for.
         path = _without_dots(path)
-        if self.index.has_file(ref.repo, path):
-            return ((ref.repo, path),)
-        head, _, rest = path.partition("/")
-        if rest and head in self.index.snapshots and self.index.has_file(head, rest):
-            return ((head, rest),)
+        named = self._in_named_repo(ref, path)
+        if named is not None:
+            return named
         if path.lower().endswith(_PAGES):
             return Resolution(ref, Status.DANGLING_PATH)  # an HTML page: not looked for elsewhere
         matches = self.index.ending_with(path)
@@ -716,6 +714,23 @@ class Resolver:
                 return Resolution(ref, Status.EXTERNAL)
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
+
+    def _in_named_repo(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution | None:
+        """A path that may name a repo by its first segment, tried in order: as a path
+        in the citing repo; as a full path in the repo its first segment names (a chart
+        repo `client` keeps its chart in `client/`: `client/templates/x.yaml`); with that
+        segment stripped (`client/templates/x.yaml` for the repo's `templates/x.yaml`).
+        The first hit wins; where the named repo holds both readings, neither is more
+        likely meant: AMBIGUOUS, with both (AC103). None: look in every repo."""
+        if self.index.has_file(ref.repo, path):
+            return ((ref.repo, path),)
+        head, _, rest = path.partition("/")
+        if not rest or head not in self.index.snapshots:
+            return None
+        readings = tuple((head, p) for p in (path, rest) if self.index.has_file(head, p))
+        if len(readings) > 1:
+            return Resolution(ref, Status.AMBIGUOUS, files=readings)
+        return readings or None
 
     def _from_a_root(self, ref: Reference, path: str, site: Site | None) -> tuple[FileId, ...] | Resolution:
         """A root-relative link (`/images/x.png`): from the repo's root, as GitHub reads
