@@ -148,6 +148,31 @@ def _say_skipped(result: CheckResult, verbose: bool) -> None:
                        f"{len(snap.paths)} files, {snap.files_read} read from git "
                        f"({snap.bytes_read / 1e6:.1f} MB), {len(snap.anchors)} anchors, "
                        f"{len(snap.references)} references", err=True)
+    if verbose:
+        _say_unchecked(result)
+
+
+def _say_unchecked(result: CheckResult) -> None:
+    """-v: how many references were extracted and not judged, by reason (issue 40:
+    nothing dropped in silence; `refs --unresolved` lists them): in whole (EXTERNAL),
+    or a resolved one's fragment."""
+    from anchorcheck.check.unchecked import changelog_references
+    from anchorcheck.resolve.resolver import Status
+
+    whole: Counter[str] = Counter()
+    part: Counter[str] = Counter()
+    resolutions = [*result.resolutions, *changelog_references(result.index, result.workspace.settings)]
+    for res in resolutions:
+        if res.unchecked is not None:
+            (whole if res.status is Status.EXTERNAL else part)[str(res.unchecked)] += 1
+
+    def listed(counts: Counter[str]) -> str:
+        most_first = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        return ", ".join(f"{reason} {n}" for reason, n in most_first)
+
+    click.echo(f"anchorcheck: {len(resolutions)} references; not judged: {sum(whole.values())}"
+               f"{f' ({listed(whole)})' if whole else ''}; fragment not judged: {sum(part.values())}"
+               f"{f' ({listed(part)})' if part else ''} (`refs --unresolved` lists them)", err=True)
 
 
 def _progress_bar() -> Callable[[str, Progress], None]:
@@ -592,17 +617,26 @@ def _tell_about_view(g: Any, notes: list[str]) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @click.option("--all", "show_all", is_flag=True,
-              help="Also list links into repos outside the workspace.")
+              help="Also list the references not judged (links into repos outside the workspace...).")
+@click.option("--unresolved", is_flag=True,
+              help="Only the references not judged, in whole or in part, each with its reason.")
 def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
-         fmt: str, show_all: bool) -> None:
+         fmt: str, show_all: bool, unresolved: bool) -> None:
     """List every reference and what it resolved to."""
     from anchorcheck.resolve.resolver import Status
 
     result = _run(_workspace(config, repos, refs, worktree=True))
+    listed = list(result.resolutions)
+    if unresolved or show_all:
+        from anchorcheck.check.unchecked import changelog_references
+
+        listed += changelog_references(result.index, result.workspace.settings)
     rows: list[dict[str, Any]] = []
-    for res in sorted(result.resolutions, key=lambda r: (r.reference.repo, r.reference.path,
-                                                         r.reference.line, r.reference.col)):
-        if res.status is Status.EXTERNAL and not show_all:
+    for res in sorted(listed, key=lambda r: (r.reference.repo, r.reference.path,
+                                             r.reference.line, r.reference.col)):
+        if unresolved and res.unchecked is None:
+            continue
+        if res.status is Status.EXTERNAL and not (show_all or unresolved):
             continue
         ref = res.reference
         targets = [f"{a.repo}:{a.path}:{a.line}" for a in res.anchors] or [
@@ -611,15 +645,16 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
         rows.append({
             "repo": ref.repo, "path": ref.path, "line": ref.line, "column": ref.col + 1,
             "kind": ref.kind.value, "text": ref.text, "status": res.status.value,
-            "targets": targets,
+            "targets": targets, "unchecked": None if res.unchecked is None else str(res.unchecked),
         })
     if fmt == "json":
         click.echo(json.dumps({"references": rows}, indent=2, ensure_ascii=False))
         return
     for row in rows:
         target = safe_text(", ".join(row["targets"])) or "-"
+        why = f" (not checked: {row['unchecked']})" if row["unchecked"] else ""
         click.echo(f"{safe_text(row['repo'])}:{safe_text(row['path'])}:{row['line']}:{row['column']}: "
-                   f"{safe_text(row['text'])} -> {row['status']} {target}")
+                   f"{safe_text(row['text'])} -> {row['status']} {target}{why}")
     click.echo(f"{len(rows)} references.")
 
 

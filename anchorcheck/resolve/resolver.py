@@ -46,6 +46,34 @@ class Status(StrEnum):
     EXTERNAL = "external"
 
 
+class Unchecked(StrEnum):
+    """Why an extracted reference was not judged (issue 40: nothing dropped in silence).
+    Every EXTERNAL resolution carries one, and so does a resolved one whose fragment
+    was not checked; `refs --unresolved` lists them, `check -v` counts them."""
+
+    ISSUE = "forge-issue"  # asked of the forge by AC106/AC107, with a token
+    IGNORED = "ignore-targets"  # the workspace's `ignore-targets` names it
+    OUTSIDE = "outside-workspace"  # a URL into a repo the workspace does not hold
+    BUILT_PAGE = "built-page"  # a page or anchor a documentation tool builds from code
+    BUILD_OUTPUT = "build-output"  # a path git ignores: written by a build
+    PLACEHOLDER = "placeholder"  # `path/to/file.md`, `../foo/bar.md`
+    HTML_PAGE = "generated-html"  # an `.html` page that no file is
+    HADDOCK_IDENT = "haddock-identifier"  # Haddock's `'process'` links an identifier
+    FOREIGN_LINE = "bare-file-line-elsewhere"  # `server.go:1048` pasted from another project's log
+    COMPILER_OUTPUT = "many-namesakes"  # `Foo.hs:7` that dozens of files are named
+    PROJECT_SITE = "project-site"  # a doc comment's root-relative link to the project's website
+    SHARED_TITLE = "shared-title"  # a title many documents share, named with no place
+    QUOTED_PROSE = "quoted-prose"  # a quoted phrase that is no heading's shape
+    FOREIGN_MODULE = "module-outside-workspace"  # `Note [X] in GHC.IO.Unsafe`: base's
+    UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes
+    CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
+    # Resolved, fragment not checked:
+    BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
+    FILE_FRAGMENT = "file-fragment"  # an image's or data file's fragment (`logo.png#only-light`)
+    FOLDER_FRAGMENT = "folder-without-page"  # a folder's fragment, and the folder shows no page
+    SITE_BUILD = "site-build"  # a route a site's build decides (generated pages, plugins)
+
+
 # What a heading's slug is made of (anchor.github_slug: word characters, dashes and
 # combining marks); a fragment with anything else can name no heading, only an id
 # (indexed when given by hand: markdown.py).
@@ -115,6 +143,12 @@ class Resolution:
     # Resolved by a documentation site's rules only: where GitHub shows the page too
     # (a folder's README), the link is broken there (AC108). The site's name.
     site_only: str | None = None
+    # Why it was not judged (EXTERNAL), or why a resolved one's fragment was not.
+    unchecked: Unchecked | None = None
+
+    def __post_init__(self) -> None:
+        if self.status is Status.EXTERNAL and self.unchecked is None:
+            raise ValueError(f"an unchecked reference needs its reason: {self.reference.text!r}")
 
 
 class WorkspaceIndex:
@@ -543,7 +577,7 @@ class Resolver:
 
     def _resolve(self, ref: Reference) -> Resolution:
         if ref.kind is RefKind.ISSUE:  # on a forge, not in the workspace: AC106/AC107 ask it
-            return Resolution(ref, Status.EXTERNAL)
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.ISSUE)
         if ref.kind is RefKind.PATH and ref.target_path == "":  # `[x]()`
             return Resolution(ref, Status.DANGLING_PATH)
         if ref.kind is RefKind.NOTE:
@@ -551,7 +585,7 @@ class Resolver:
         if self._ignored is not None and ref.target_path is not None:
             written = ref.target_path + (f"#{ref.name}" if ref.kind is RefKind.SLUG and ref.name else "")
             if self._ignored.search(written):
-                return Resolution(ref, Status.EXTERNAL)  # the workspace says: not ours to check
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.IGNORED)  # the workspace says so
         if ref.target_path is None:
             if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
                 found = self._in_files(ref, ((ref.repo, ref.path),))
@@ -560,7 +594,7 @@ class Resolver:
                     # builds from the code (rustdoc's `#method.new`, ruff's settings
                     # page: 49 false AC101), which the file does not hold. Haddock's
                     # anchors are written in the source (`-- #laws#`): still checked.
-                    return Resolution(ref, Status.EXTERNAL)
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILT_PAGE)
                 return found
             if ref.kind is RefKind.LINES:  # `at :27-28` with no path named: this file
                 return Resolution(ref, Status.RESOLVED, files=((ref.repo, ref.path),))
@@ -568,7 +602,7 @@ class Resolver:
                     and f"'{ref.name}'" in ref.text and language_of(ref.path) == "haskell":
                 # Haddock's `see 'process'` links the identifier `process`: no heading
                 # (it resolved, silently, to another repo's `## Process`).
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HADDOCK_IDENT)
             return self._anywhere(ref)
         located = self._locate(ref)
         if isinstance(located, Resolution):
@@ -579,17 +613,17 @@ class Resolver:
             if located.status is Status.DANGLING_PATH and self._generated(ref, located):
                 # A path git ignores is a build's output (ruff's docs link the
                 # settings.md and rules/ pages its docs build writes: 90 false AC105).
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
             if located.status is Status.DANGLING_PATH and all(
                     part.partition(".")[0].lower() in _PLACEHOLDERS
                     for part in ref.target_path.split("/") if part not in ("", ".", "..")):
                 # `../foo/bar.md` in a quoted example, `path/to/file.md`: no file meant.
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PLACEHOLDER)
             if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(_PAGES):
                 # An HTML page that is no file here is a page of generated documentation
                 # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
                 # config.html#stylesheet-path`): 26 false AC105/AC103 in tokio alone.
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HTML_PAGE)
             return located
         if ref.kind not in (RefKind.HEADING, RefKind.SLUG):  # a file, lines, a symbol, a fact
             return Resolution(ref, Status.RESOLVED, files=located)
@@ -597,7 +631,7 @@ class Resolver:
                                             for _, path in located):
             # A fragment of an image or another file no heading is in: no heading's
             # (mkdocs-material's `logo.png#only-light` is a hook of its stylesheet).
-            return Resolution(ref, Status.RESOLVED, files=located)
+            return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FILE_FRAGMENT)
         if ref.kind is RefKind.SLUG and all(path not in self.index.snapshots[repo].paths
                                             for repo, path in located):
             # A fragment of a directory's page: GitHub shows its README below the
@@ -611,7 +645,7 @@ class Resolver:
             shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
             page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
             if page_of is None:
-                return Resolution(ref, Status.RESOLVED, files=located)
+                return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
             return self._in_files(ref, (page_of,))
         return self._in_files(ref, located)
 
@@ -638,7 +672,7 @@ class Resolver:
         if ref.via_url:
             repo = self._repo_for_url(ref.target_repo or "")
             if repo is None:
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.OUTSIDE)
             # GitHub reads `tree/main//test/e2e/a.go` as `test/e2e/a.go` (ingress-nginx's
             # generated e2e docs link 560 files so).
             return self._in_repo(ref, repo, "/".join(part for part in path.split("/") if part))
@@ -693,7 +727,7 @@ class Resolver:
             # matched helm's server.go). Named with its repo, it is looked for there.
             mine = [m for m in matches if m[0] == ref.repo]
             if not mine:
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FOREIGN_LINE)
             matches = mine
         if len(matches) == 1:
             return (matches[0],)
@@ -711,7 +745,7 @@ class Resolver:
             if ref.kind is RefKind.LINES and "/" not in path and len(matches) > _MANY_NAMESAKES:
                 # A bare `Foo.hs:7` that 62 files are named: a compiler's output quoted
                 # in a test, not a place in one of them.
-                return Resolution(ref, Status.EXTERNAL)
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.COMPILER_OUTPUT)
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
 
@@ -755,7 +789,7 @@ class Resolver:
             # A code file's doc comment is published on the project's site, whose root
             # the repo need not hold (caddy's `/docs/conventions#network-addresses` is
             # caddyserver.com's): not ours to check.
-            return Resolution(ref, Status.EXTERNAL)
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROJECT_SITE)
         return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
 
     def _from_page_url(self, ref: Reference, path: str, site: Site) -> str | None:
@@ -883,7 +917,7 @@ class Resolver:
             # No heading's slug can be this fragment (`#gateway.networking.k8s.io/v1beta1.
             # Gateway`), and no id given by hand is it (those matched above): content a
             # build generates names it. The file is checked; the fragment is not.
-            return Resolution(ref, Status.RESOLVED, files=files)
+            return Resolution(ref, Status.RESOLVED, files=files, unchecked=Unchecked.BUILT_FRAGMENT)
         if len(files) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))
         near: list[str] = []
@@ -986,7 +1020,7 @@ class Resolver:
                     # under "Features" header': vue's 100 changelog sections, vitepress's
                     # in its one CHANGELOG.md), is prose about such sections, not a
                     # citation of one.
-                    return Resolution(ref, Status.EXTERNAL)
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SHARED_TITLE)
                 return Resolution(ref, Status.AMBIGUOUS, tuple(scope))
         suggestions = self._suggest_heading(name)
         # Quoted prose ("see 'Effective Java'") is not a citation: only a heading-shaped
@@ -996,7 +1030,7 @@ class Resolver:
         # a heading ("STEPS", "Miscellaneous") it is no evidence of a citation.
         if (suggestions and len(name.split()) > 1) or caps_heading_text(name, self.headings) == name:
             return Resolution(ref, Status.DANGLING, suggestions=tuple(suggestions))
-        return Resolution(ref, Status.EXTERNAL)
+        return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.QUOTED_PROSE)
 
     @staticmethod
     def _note_in(anchor: Anchor, written: str) -> bool:
@@ -1018,7 +1052,7 @@ class Resolver:
                 and not self._module_here(ref.target_path):
             # `Note [async] in GHC.IO.Handle.Internals`: a module of another project
             # (base's), whose Notes are its own to check.
-            return Resolution(ref, Status.EXTERNAL)
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FOREIGN_MODULE)
         if found and ref.target_path and not any(self._note_in(a, ref.target_path) for a in found):
             # `Note [X] in typecheck/TcRnDriver.hs`, `in MkId`: the Note is elsewhere (a
             # module renamed, a Note moved), or the place names no file at all.
@@ -1031,5 +1065,5 @@ class Resolver:
         if copied_path(ref.path):
             # A copy of another project's code cites its upstream's Notes (Clash's
             # `src-bin-9.10.1/` copy of GHCi cites GHC's): not ours to check.
-            return Resolution(ref, Status.EXTERNAL)
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
         return Resolution(ref, Status.DANGLING, suggestions=tuple(self._suggest_note(name)))
