@@ -625,6 +625,28 @@ class GitRepo:
             return []
         return [line for line, _ in _blame_records(out)]
 
+    def first_holding(self, seen: str, now: str, path: str, last: int, limit: int = 100) -> str | None:
+        """`seen` if its `path` has line `last`; else the first commit after it on `now`'s
+        first-parent line (of those that change `path`, up to `limit`) whose `path` has
+        it. A commit picked by date can be one the author did not see: commit dates are
+        not monotonic (a rebased or imported stretch keeps later dates than the commits
+        built on it), and lines the file did not have yet were not what they cited.
+        None when no commit up to `now` has that line."""
+        if self._line_count(seen, path) >= last:
+            return seen
+        try:
+            later = self._git("rev-list", "--first-parent", "--reverse", f"{seen}..{now}", "--", path).split()
+        except GitError:
+            return None
+        return next((c for c in later[:limit] if self._line_count(c, path) >= last), None)
+
+    def _line_count(self, commit: str, path: str) -> int:
+        try:
+            text = self._git("cat-file", "blob", f"{commit}:{path}")
+        except GitError:
+            return 0
+        return text.count("\n") + (1 if text and not text.endswith("\n") else 0)
+
     def commit_before(self, commit: str, timestamp: int) -> str | None:
         """The newest commit on `commit`'s first-parent line made at or before `timestamp`
         (none before 1970: a work tree's made-up commit has that time)."""

@@ -250,11 +250,19 @@ def _walked(
             if not own(r) and origin is not None and not origin.boundary and (g := git(repo)) is not None:
                 others.append(r)
                 asks[(repo, origin.time)] = g
-        answers = dict(zip(asks, pool.map(
+        answers: dict[tuple[str, int], str | None] = dict(zip(asks, pool.map(
             lambda job: job[1].commit_before(index.snapshots[job[0][0]].commit, job[0][1]), asks.items()),
             strict=True))
-        for r in others:
+        # (A date's pick whose file is shorter than the claim's lines is no commit its
+        # author saw: the first after it on the mainline that has them is.)
+        def holding(r: Resolution) -> str | None:
             answer = answers[(r.files[0][0], origins[id(r)].time)]
+            g = git(r.files[0][0])
+            if answer is None or g is None or r.reference.lines is None:
+                return answer
+            return g.first_holding(answer, index.snapshots[r.files[0][0]].commit, r.files[0][1],
+                                   r.reference.lines[1])
+        for r, answer in zip(others, pool.map(holding, others), strict=True):
             if answer is not None:
                 seen[id(r)] = answer
                 walk(r)

@@ -192,3 +192,23 @@ def test_the_commit_that_wrote_a_claim_is_asked_only_when_it_has_something_to_sa
     again, blames = check()
     assert [f["message"] for f in again] == [f["message"] for f in found]
     assert len(blames) == 1 and "--first-parent" in blames[0] and "--reverse" not in blames[0], blames
+
+
+def test_a_cross_repo_link_is_seen_where_the_file_had_its_lines_whatever_the_dates(ws: WorkspaceBuilder) -> None:
+    # The chart's mainline dates are not monotonic: the commit that gave values.yaml its
+    # ten keys says April, though the docs linked its line 8 in March. By date alone the
+    # author saw January's three-line file, which has no line 8: the walk went quiet.
+    chart = ws.repo("chart", {"values.yaml": "a: 1\nb: 2\nc: 3\n"})
+    git(chart, "commit", "-q", "--amend", "--no-edit", date="2026-01-01T00:00:00Z")
+    keys = "".join(f"key{n}: {n}\n" for n in range(1, 11))
+    commit(chart, {"values.yaml": keys}, "ten keys", date="2026-04-01T00:00:00Z")
+    docs = ws.repo("docs", {"README.md": "# Docs\n"})
+    url = "https://github.com/acme/chart/blob/main/values.yaml#L8"
+    commit(docs, {"README.md": f"# Docs\n\nThe eighth key is [here]({url}).\n"}, "link",
+           date="2026-03-01T00:00:00Z")
+    commit(chart, {"values.yaml": "# header\n# more\n" + keys}, "a header", date="2026-05-01T00:00:00Z")
+    ws.with_urls("acme", "chart", "docs")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    found = _findings(run.out, "AC201", "AC205")
+    assert [(f["code"], f["repo"], f["path"]) for f in found] == [("AC201", "docs", "README.md")], run.out
+    assert "chart:values.yaml:8" in str(found[0]["message"]) and "now at 10" in str(found[0]["message"])
