@@ -229,11 +229,14 @@ def find_references(
                 yield _blob_url_reference(joined, m)
     in_markdown = comment.kind in ("prose", "heading")
     if "](" in text:
-        # In Markdown, a link written inside a code span is code (fastapi's docs show
-        # `[text](url){.internal-link}` as the syntax to keep).
-        code = code_spans(text) if in_markdown and "`" in text else []
+        # A link written inside a code span is code (fastapi's docs show
+        # `[text](url){.internal-link}` as the syntax to keep), in Markdown and in the
+        # docstrings and doc comments that tools render as Markdown or reST
+        # (MyST-Parser's ``[text](./doc.md)`` in a docstring: reST's literal).
+        code = code_spans(text) if "`" in text else []
         for m in _MD_LINK.finditer(text):
             if code and any(a <= m.start() < b for a, b in code):
+                take(m.span())  # (nor is its path a citation of its own)
                 continue
             ref = _md_link_reference(joined, m, in_markdown)
             if ref is not None:
@@ -469,7 +472,11 @@ def _title_shaped(comment: Comment, line: int, written: str) -> bool:
     i = line - lines[0].line
     if not 0 <= i < len(lines) or lines[i].line != line:
         return False
-    if lines[i].text.strip().rstrip(":") != written.strip():
+    text = lines[i].text.strip()
+    # Alone on its line (`-- Note [X]`, `Note [X]:`), or opening its paragraph as a
+    # term its text defines (xmonad-contrib's `-- Note [Ignored Arguments]: Most of
+    # the time, this function...`, cited as "see Note [Ignored Arguments]").
+    if text.rstrip(":") != written.strip() and not text.startswith(written.strip() + ": "):
         return False
     return i == 0 or not lines[i - 1].text.strip()
 
