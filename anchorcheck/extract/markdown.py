@@ -124,7 +124,25 @@ def read_markdown(
             comments.append(_comment(lines, block))
     if "{" in text and ("```" in text or "~~~" in text):
         anchors.extend(_fence_ids(lines))
+    if ":name:" in text or "{figure-md}" in text:
+        anchors.extend(_directive_names(lines))
     return comments, anchors
+
+
+# A MyST directive's target: its `:name:` option (`:name: a-tip-reference` under
+# ```` ```{tip} ````, or an `eval-rst` figure's), or figure-md's argument (`:::{figure-md}
+# fig-target`). Sphinx links `#a-tip-reference` and `[](a-tip-reference)` to it from any
+# page, as it does a `(target)=` (MyST-Parser's own docs: 5 links so).
+_NAME_OPTION = compiled_on_use(r"[ \t>]*:name:[ \t]+([^\s`]{1,200})[ \t]*")
+_FIGURE_MD = compiled_on_use(r"[ \t>]*(?:`{3,}|:{3,})\{figure-md\}[ \t]+([^\s`]{1,200})[ \t]*")
+
+
+def _directive_names(lines: list[str]) -> Iterator[Anchor]:
+    for n, line in enumerate(lines):
+        if ":name:" in line or "{figure-md}" in line:
+            m = _NAME_OPTION.fullmatch(line) or _FIGURE_MD.fullmatch(line)
+            if m is not None:
+                yield Anchor.make(m.group(1), AnchorKind.MARKDOWN, n + 1, m.start(1), m.group(1))
 
 
 # Ids given by hand, which sites and GitHub link to as they do to headings: a heading's

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import html
 import posixpath
 import re
 from collections import defaultdict
@@ -27,7 +28,18 @@ from anchorcheck.index.plan import is_history
 from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
-from anchorcheck.resolve.sites import ANY_SITE, HUGO, MKDOCS, SPHINX, VITEPRESS, Site, site_of
+from anchorcheck.resolve.routes import Routes, front_matter_routes, jekyll_routes
+from anchorcheck.resolve.sites import (
+    ANY_SITE,
+    DOCUSAURUS,
+    HUGO,
+    JEKYLL,
+    MKDOCS,
+    SPHINX,
+    VITEPRESS,
+    Site,
+    site_of,
+)
 from anchorcheck.resolve.sites import detect as detect_sites
 from anchorcheck.resolve.suggest import Suggester, suggest
 
@@ -67,6 +79,8 @@ class Unchecked(StrEnum):
     FOREIGN_MODULE = "module-outside-workspace"  # `Note [X] in GHC.IO.Unsafe`: base's
     UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes
     CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
+    TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
+    FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
     # Resolved, fragment not checked:
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
     FILE_FRAGMENT = "file-fragment"  # an image's or data file's fragment (`logo.png#only-light`)
@@ -85,6 +99,12 @@ def _slug_shaped(frag: str) -> bool:
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
 _PAGES = (".html", ".htm")
+# An HTML element's id or name (`<p id="a-word">`, `<a name=x>`).
+_HTML_ID = re.compile(r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*"""
+                      r"""(?:["']([^"'<>]+)["']|([^\s"'<>=`]+))""")
+# Images: a fragment on one is a hook of the page's stylesheet (mkdocs-material's
+# `logo.svg#only-dark`), or an SVG's view, never a heading.
+_IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".bmp")
 # The page shown for a directory: GitHub's README below its listing; a site's index.
 _DIR_PAGES_GITHUB = ("README.md", "readme.md", "Readme.md", "README.markdown", "README")
 _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
@@ -92,6 +112,27 @@ _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
+# Folders whose Markdown documents are inputs of tests (a Markdown parser's fixtures, a
+# site generator's test site), not pages a reader follows: MyST-Parser's tests/ held 13
+# of 60 sampled false findings, Jekyll's test/source/ 4 more. A README there is kept.
+_TEST_DIRS = frozenset({"test", "tests", "__tests__", "fixtures", "__fixtures__", "test_data", "test-data",
+                        "testsuite", "test-fixtures"})
+# GitHub's own pages of a repo, which a relative link from a file it shows reaches by
+# leaving the `blob/BRANCH/` part of the URL (`../../graphs/contributors`).
+_FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions", "releases", "discussions",
+                          "security", "network", "pulse", "compare", "commits", "commit", "tags", "labels",
+                          "milestones", "projects", "settings", "stargazers", "watchers", "forks", "blob",
+                          "tree", "raw", "edit", "community", "contributors", "branches", "activity"})
+
+
+def test_input(path: str) -> bool:
+    """Whether a Markdown file is a test's input: under a test folder, not its README."""
+    parts = path.lower().split("/")
+    return not parts[-1].startswith("readme") and not _TEST_DIRS.isdisjoint(parts[:-1])
+
+
+# MyST's link schemes (its docs: "Cross-references"), which read as a `repo:path`.
+_MYST_SCHEMES = frozenset({"project", "path", "inv"})
 # pymdownx.snippets' include line, `--8<-- "CONTRIBUTING.md"`.
 _SNIPPET_LINE = re.compile(r"""(?m)^[ \t]*-{1,3}8<-{1,3}[ \t]+["']([^"'\n]+)["'][ \t]*$""")
 # Placeholder names (`../foo/bar.md` in an example message, `path/to/file.md`).
@@ -178,6 +219,8 @@ class WorkspaceIndex:
         self._pages_by_lower: dict[str, dict[str, str | None]] = {}  # see page_ignoring_case()
         self._ignore_files: dict[str, list[IgnoreFile]] = {}  # see git_ignores()
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
+        self._routes: dict[tuple[str, str, str], Routes] = {}  # see routes()
+        self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
         self._titled: dict[str, dict[str, Anchor]] = {}  # see titled_notes()
         self._snippets: dict[FileId, list[FileId]] = {}  # see snippets()
@@ -458,6 +501,62 @@ class WorkspaceIndex:
             return None
         return decode_blob(blobs[0][1])[0] if blobs and blobs[0][1] is not None else None
 
+    def texts(self, repo: str, paths: list[str]) -> dict[str, str]:
+        """Several files' texts, read from git in one pass (those it can read)."""
+        snap, spec = self.snapshots.get(repo), self.repos.get(repo)
+        if snap is None or spec is None:
+            return {}
+        oids: dict[str, list[str]] = defaultdict(list)
+        for path in paths:
+            oid = snap.oids.get(path)
+            if oid is not None and self.unread_reason(repo, path) is None:
+                oids[oid].append(path)
+        found: dict[str, str] = {}
+        try:
+            for oid, data in GitRepo(spec.path).read_blobs(list(oids)):
+                text = decode_blob(data)[0] if data is not None else None
+                if text is not None:
+                    found.update((path, text) for path in oids[oid])
+        except GitError:
+            return found
+        return found
+
+    def html_ids(self, repo: str, path: str) -> list[Anchor]:
+        """The ids and names an HTML file's elements carry, as anchors (read on need:
+        HTML files are not extracted)."""
+        found = self._html_ids.get((repo, path))
+        if found is None:
+            text = self.text(repo, path) or ""
+            found = []
+            for n, line in enumerate(text.split("\n"), 1):
+                if "id" in line or "name" in line:
+                    for m in _HTML_ID.finditer(line):
+                        value = html.unescape(m.group(1) or m.group(2))
+                        found.append(replace(Anchor.make(value, AnchorKind.MARKDOWN, n, m.start(), value),
+                                             repo=repo, path=path))
+            self._html_ids[(repo, path)] = found
+        return found
+
+    def routes(self, repo: str, site: Site) -> Routes:
+        """The URLs a site's config and pages' front matter give its pages (Jekyll's
+        permalinks, Hugo's aliases, Docusaurus' slugs), built on first need."""
+        key = (repo, site.renderer, site.root)
+        found = self._routes.get(key)
+        if found is None:
+            snap = self.snapshots.get(repo)
+            paths = snap.paths if snap is not None else ()
+            read = functools.partial(self.texts, repo)
+            if site.jekyll is not None:
+                found = jekyll_routes(site.root, paths, read, site.jekyll)
+            elif site.renderer == HUGO:
+                found = front_matter_routes(site.root, paths, read, ("url", "aliases"))
+            elif site.renderer == DOCUSAURUS:
+                found = front_matter_routes(site.root, paths, read, ("slug",))
+            else:
+                found = Routes()
+            self._routes[key] = found
+        return found
+
     def site_of(self, repo: str, path: str) -> Site | None:
         """The site that shows this Markdown file, or None: GitHub shows it."""
         return site_of(self.sites(repo), path)
@@ -582,6 +681,8 @@ class Resolver:
             return Resolution(ref, Status.DANGLING_PATH)
         if ref.kind is RefKind.NOTE:
             return self._note(ref)
+        if language_of(ref.path) == "markdown" and test_input(ref.path):
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.TEST_INPUT)
         if self._ignored is not None and ref.target_path is not None:
             written = ref.target_path + (f"#{ref.name}" if ref.kind is RefKind.SLUG and ref.name else "")
             if self._ignored.search(written):
@@ -589,6 +690,11 @@ class Resolver:
         if ref.target_path is None:
             if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
                 found = self._in_files(ref, ((ref.repo, ref.path),))
+                if found.status is Status.DANGLING:
+                    targets = self._myst_targets(ref, ref.name or "")
+                    if targets:
+                        return Resolution(ref, Status.RESOLVED, targets,
+                                          files=tuple(sorted({(a.repo, a.path) for a in targets})))
                 if found.status is Status.DANGLING and language_of(ref.path) not in ("markdown", "haskell"):
                     # A doc comment's `[fix](#fix)` names an anchor of the page a tool
                     # builds from the code (rustdoc's `#method.new`, ruff's settings
@@ -627,8 +733,9 @@ class Resolver:
             return located
         if ref.kind not in (RefKind.HEADING, RefKind.SLUG):  # a file, lines, a symbol, a fact
             return Resolution(ref, Status.RESOLVED, files=located)
-        if ref.kind is RefKind.SLUG and all(language_of(path) is None and "." in path.rpartition("/")[2]
-                                            for _, path in located):
+        if ref.kind is RefKind.SLUG and all(
+                (language_of(path) is None and path in self.index.snapshots[repo].paths)
+                or path.lower().endswith(_IMAGES) for repo, path in located):
             # A fragment of an image or another file no heading is in: no heading's
             # (mkdocs-material's `logo.png#only-light` is a hook of its stylesheet).
             return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FILE_FRAGMENT)
@@ -641,9 +748,16 @@ class Resolver:
             if site is None and (ref.name or "").lower() == "readme":
                 # GitHub's own anchor: the README box below a folder's listing.
                 return Resolution(ref, Status.RESOLVED, files=located)
-            pages = _DIR_PAGES_GITHUB if site is None else _DIR_PAGES_SITE if site is not ANY_SITE else ()
+            # (A folder with no README, served as a web page: its index.html, as lychee
+            # and any static server read `sub_dir/#x`.)
+            pages = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
+                (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
             shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
             page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
+            if page_of is None and site is not ANY_SITE:
+                # A folder that shows no page has no ids: GitHub's listing has none
+                # but its README box's, a site's folder with no index is no page.
+                return Resolution(ref, Status.DANGLING, files=located)
             if page_of is None:
                 return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
             return self._in_files(ref, (page_of,))
@@ -678,6 +792,14 @@ class Resolver:
             return self._in_repo(ref, repo, "/".join(part for part in path.split("/") if part))
         if ref.target_repo is not None:
             if ref.target_repo not in self.index.snapshots:
+                site = self._renderer(ref)
+                if site is not None and site.renderer == SPHINX and ref.target_repo in _MYST_SCHEMES:
+                    # MyST's `<project:../intro.md#x>` and `<path:example.txt>` name a
+                    # file of the project, relative to the page; `inv:` another
+                    # project's Sphinx inventory.
+                    if ref.target_repo == "inv":
+                        return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.OUTSIDE)
+                    return self._locate(replace(ref, target_repo=None, relative=True))
                 return Resolution(ref, Status.UNKNOWN_REPO)
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
         if ref.relative:
@@ -690,7 +812,8 @@ class Resolver:
             if page is not None:
                 return ((ref.repo, page),)
             if site is not None:  # a site's page URLs and languages
-                page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site)
+                page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site) \
+                    or self._from_routed_page(ref, path, site)
                 if page is not None:
                     return ((ref.repo, page),)
             targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
@@ -709,6 +832,8 @@ class Resolver:
                     return found
                 if isinstance(found, Resolution) and found.status is Status.AMBIGUOUS:
                     return found.files  # (which page shows it decides: it is there)
+            if site is None and joined.startswith("../../") and joined[6:].partition("/")[0] in _FORGE_PAGES:
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
             if joined.startswith("../") or joined == "..":
                 return Resolution(ref, Status.DANGLING_PATH)
             return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
@@ -775,6 +900,9 @@ class Resolver:
             page = self._page(ref.repo, path, None)
             return ((ref.repo, page),) if page is not None else \
                 Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
+        routed = self._routed(ref, "/" + path, site)
+        if routed is not None:
+            return ((ref.repo, routed),)
         parts = ref.path.split("/")[:-1]
         for depth in range(len(parts) + 1):
             root = "/".join(parts[:depth])
@@ -791,6 +919,50 @@ class Resolver:
             # caddyserver.com's): not ours to check.
             return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROJECT_SITE)
         return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
+
+    def _myst_targets(self, ref: Reference, name: str) -> tuple[Anchor, ...]:
+        """On a Sphinx site, the targets a `#name` finds on any page of the project:
+        MyST's `(name)=` and a directive's `:name:`, which Sphinx resolves across
+        documents (MyST-Parser's typography.md links `#organising-content`, defined on
+        organising_content.md)."""
+        site = self._renderer(ref)
+        if site is None or site.renderer != SPHINX:
+            return ()
+        return tuple(a for a in self.index.by_name.get(name, ()) if a.kind is AnchorKind.MARKDOWN
+                     and a.slug == a.name and a.repo == ref.repo and site.holds(a.path))
+
+    def _routed(self, ref: Reference, url: str, site: Site) -> str | None:
+        """The page a site serves at a root-relative URL by its routes (Jekyll's
+        permalinks and collections, Hugo's aliases, Docusaurus' slugs), its base URL
+        allowed in front; or a file its source serves as it is."""
+        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS):
+            return None
+        routes = self.index.routes(ref.repo, site)
+        base = site.jekyll.baseurl if site.jekyll is not None else ""
+        for candidate in (url, url.removeprefix(f"/{base}") if base else None):
+            if candidate is not None:
+                page = routes.page(candidate)
+                if page is not None:
+                    return page
+        return None
+
+    def _from_routed_page(self, ref: Reference, path: str, site: Site) -> str | None:
+        """A relative link from a page whose URL its site decides (a Jekyll page at
+        `/docs/installation/other-linux/` links `../ubuntu/`): followed from that URL,
+        as the reader's browser does, to a routed page or a file served as it is."""
+        if site.renderer != JEKYLL:
+            return None
+        url = self.index.routes(ref.repo, site).by_file.get(ref.path)
+        if url is None:
+            return None
+        folder = url if url.endswith("/") else posixpath.dirname(url)
+        joined = posixpath.normpath(posixpath.join(folder, path.partition("#")[0]))
+        if not joined.startswith("/"):
+            return None
+        page = self._routed(ref, joined, site)
+        if page is None and not joined.endswith("/"):
+            page = self._page(ref.repo, posixpath.join(site.root, joined.lstrip("/")), None)
+        return page
 
     def _from_page_url(self, ref: Reference, path: str, site: Site) -> str | None:
         """A relative link that a site resolves from the page's URL, not its file: Hugo,
@@ -895,6 +1067,11 @@ class Resolver:
 
     def _in_files(self, ref: Reference, files: tuple[FileId, ...]) -> Resolution:
         name = ref.name or ""
+        if ref.kind is RefKind.SLUG and name.lower() == "top" and not any(
+                a.slug.lower() == "top" for f in files for a in self.index.by_file.get(f, [])):
+            # `#top` is the top of any page, as browsers read it (HTML's "scroll to the
+            # fragment"): no element needs to hold it.
+            return Resolution(ref, Status.RESOLVED, files=files)
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
             site = self._renderer(ref)
@@ -905,6 +1082,9 @@ class Resolver:
                         for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
             if not hits and site is not None:
                 hits = self._site_hits(name.lower().removeprefix("user-content-"), files, site)
+            if not hits and all(path.lower().endswith(_PAGES) for _, path in files):
+                # An HTML file's ids (`<p id="a-word">`), read when one is linked.
+                hits = [a for f in files for a in self.index.html_ids(*f) if a.slug == name]
         if len({(a.repo, a.path) for a in hits}) == 1:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:

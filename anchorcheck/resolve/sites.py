@@ -15,8 +15,9 @@ Found from the tree: `mkdocs.yml` (its `docs_dir`, default `docs`, and the
 mkdocs-redirects plugin's `redirect_maps`), Hugo's `hugo.toml|yaml|json` or a
 `config.toml|yaml` beside a `content/` folder (its `contentDir`), a `.vitepress/`
 folder's config (its `srcDir`), `docusaurus.config.*` (`docs/`, `blog/`, `src/pages/`),
-and a Sphinx `conf.py` (its folder). `[[site]]` tables in the workspace config declare
-one the detection misses.
+a Sphinx `conf.py` (its folder), and Jekyll's `_config.yml` (its folder, with its
+collections and permalink style: resolve/routes.py builds the URLs). `[[site]]` tables
+in the workspace config declare one the detection misses.
 """
 
 from __future__ import annotations
@@ -24,14 +25,23 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+
+from anchorcheck.resolve.routes import JekyllConfig
 
 MKDOCS = "mkdocs"
 HUGO = "hugo"
 VITEPRESS = "vitepress"
 DOCUSAURUS = "docusaurus"
 SPHINX = "sphinx"
-RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX)
+JEKYLL = "jekyll"
+RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL)
+# Folders and keys only a Jekyll site's source has beside its `_config.yml` (Jupyter
+# Book also names its config `_config.yml`, beside a `_toc.yml`).
+_JEKYLL_DIRS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
+_JEKYLL_KEYS = re.compile(r"(?m)^(?:collections|permalink|baseurl|theme|remote_theme|plugins|gems|kramdown|"
+                          r"markdown|exclude|include|defaults)\s*:")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +56,8 @@ class Site:
     redirects: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
     # pymdownx.tabbed's `combine_header_slug`: a tab's id starts with its heading's.
     tab_slugs: bool = False
+    # A Jekyll site's collections and permalink style (its URLs: resolve/routes.py).
+    jekyll: JekyllConfig | None = field(default=None, hash=False, compare=False)
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -62,6 +74,7 @@ _CONFIG_NAMES = {
     "mkdocs.yml", "mkdocs.yaml", "hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
     "config.toml", "config.yaml", "config.yml", "conf.py",
     "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
+    "_config.yml", "_config.yaml",
 }
 _VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
@@ -82,7 +95,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
     """The sites a tree builds: `paths` its files, `read` a file's text (None when it
     cannot be read), `dirs` its directories."""
     found: list[Site] = []
-    for config in candidates(paths):
+    known = paths if isinstance(paths, AbstractSet) else frozenset(paths)
+    for config in candidates(known):
         where = posixpath.dirname(config)
         base = posixpath.basename(config)
         if _VITEPRESS_CONFIG.search(config):
@@ -104,6 +118,12 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
         elif base.startswith("docusaurus.config."):
             for folder in ("docs", "blog", "src/pages"):
                 found.append(Site(DOCUSAURUS, _join(where, folder), config))
+        elif base.startswith("_config."):
+            text = read(config) or ""
+            if _join(where, "_toc.yml") in known or not (
+                    any(_join(where, d) in dirs for d in _JEKYLL_DIRS) or _JEKYLL_KEYS.search(text)):
+                continue
+            found.append(Site(JEKYLL, where, config, jekyll=JekyllConfig.parse(text)))
         elif base == "conf.py":
             text = read(config) or ""
             if "extensions" in text or "sphinx" in text.lower():

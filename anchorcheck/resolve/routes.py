@@ -1,0 +1,232 @@
+"""Routes: the URL a site serves each page at, and the page a URL is.
+
+A link on a site page is followed by the reader's browser, from the page's URL, not
+from its file. Where a site's URLs follow its folders (MkDocs, VitePress, Hugo's
+defaults), the resolver's page rules (`guide/` from `guide.md`) are enough. Where the
+site decides URLs from its config and each page's front matter, they are not: Jekyll's
+`_docs/history.md` is `/docs/history/` by its collection's `permalink` pattern or its
+own `permalink:`, a post `_posts/2013-05-08-x.md` is `/news/2013/05/08/x/`, and
+jekyll-redirect-from's `redirect_from:` serves a page at its old URLs too; Hugo's
+`url:` and `aliases:`, Docusaurus' `slug:` do the same. This module builds that table
+from the site's config and the pages' front matter.
+
+URLs are compared by key (`url_key`): no slashes around, no `.html`, no `index`, so
+`/docs/history/`, `/docs/history.html` and `docs/history/index.html` are one page, as
+a static server serves them.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+# Front matter: a YAML block between `---` lines at the very top of the file.
+_FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*$", re.DOTALL | re.MULTILINE)
+# Jekyll's post file names: the date, then the title.
+_POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)")
+# Jekyll's built-in permalink styles (its docs: "Permalinks", built-in formats).
+_STYLES = {
+    "date": "/:categories/:year/:month/:day/:title:output_ext",
+    "pretty": "/:categories/:year/:month/:day/:title/",
+    "ordinal": "/:categories/:year/:y_day/:title:output_ext",
+    "weekdate": "/:categories/:year/W:week/:short_day/:title:output_ext",
+    "none": "/:categories/:title:output_ext",
+}
+_PAGE_EXTS = (".md", ".markdown", ".mkdown", ".mkd", ".html", ".htm")
+_PLACEHOLDER = re.compile(r":([a-z_]+)")
+
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml where the wheel has it
+
+
+def url_key(url: str) -> str:
+    """A URL's path as a key: `/docs/history/`, `docs/history.html` and
+    `/docs/history/index.html` are all `docs/history`."""
+    key = url.partition("#")[0].partition("?")[0].strip("/")
+    for suffix in (".html", ".htm"):
+        if key.endswith(suffix):
+            key = key[: -len(suffix)]
+    if key == "index":
+        return ""
+    return key.removesuffix("/index")
+
+
+def front_matter(text: str) -> dict[str, Any]:
+    """A page's front matter, or {} when it has none or it is not a YAML mapping."""
+    if not text.startswith("---"):
+        return {}
+    m = _FRONT_MATTER.match(text)
+    if m is None:
+        return {}
+    try:
+        found = yaml.load(m.group(1), Loader=_Loader)  # (a safe loader)
+    except yaml.YAMLError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def read_config(text: str | None) -> dict[str, Any]:
+    """A site's YAML config as a mapping ({} when it is none)."""
+    if not text:
+        return {}
+    try:
+        found = yaml.load(text, Loader=_Loader)  # (a safe loader)
+    except yaml.YAMLError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+@dataclass(frozen=True, slots=True)
+class JekyllConfig:
+    """What of a Jekyll `_config.yml` decides URLs: the output collections and their
+    permalink patterns (None: the default), the global permalink style, the base URL."""
+
+    collections: Mapping[str, str | None] = field(default_factory=dict, hash=False, compare=False)
+    permalink: str = _STYLES["date"]
+    baseurl: str = ""
+
+    @classmethod
+    def parse(cls, text: str | None) -> JekyllConfig:
+        config = read_config(text)
+        collections: dict[str, str | None] = {"posts": None}
+        declared = config.get("collections")
+        if isinstance(declared, dict):
+            for name, options in declared.items():
+                options = options if isinstance(options, dict) else {}
+                if name == "posts" or options.get("output") is True:
+                    pattern = options.get("permalink")
+                    collections[str(name)] = str(pattern) if isinstance(pattern, str) else None
+        elif isinstance(declared, list):  # `collections: [docs]`: not output unless said
+            pass
+        style = config.get("permalink")
+        permalink = _STYLES.get(str(style), str(style)) if isinstance(style, str) else _STYLES["date"]
+        baseurl = config.get("baseurl")
+        return cls(collections, permalink, baseurl.strip("/") if isinstance(baseurl, str) else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Routes:
+    """A site's URL table: `by_url` a URL key to its page's path in the repo, `by_file`
+    a page's path to the URL it is served at."""
+
+    by_url: Mapping[str, str] = field(default_factory=dict)
+    by_file: Mapping[str, str] = field(default_factory=dict)
+
+    def page(self, url: str) -> str | None:
+        return self.by_url.get(url_key(url))
+
+
+def _expand(pattern: str, values: Mapping[str, str]) -> str:
+    url = _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), pattern)
+    return re.sub(r"/{2,}", "/", url if url.startswith("/") else "/" + url)
+
+
+def _categories(matter: Mapping[str, Any], folders: str) -> str:
+    given = matter.get("categories", matter.get("category"))
+    if isinstance(given, str):
+        parts = given.split()
+    elif isinstance(given, list):
+        parts = [str(c) for c in given]
+    else:
+        parts = []
+    return "/".join([*(p for p in folders.split("/") if p), *parts]).lower()
+
+
+def jekyll_url(rel: str, matter: Mapping[str, Any], config: JekyllConfig) -> str | None:
+    """The URL Jekyll serves `rel` (a path under the site's source) at; None for a
+    file it does not output (layouts, includes, data, drafts, a collection not output)."""
+    permalink = matter.get("permalink")
+    folder, _, base = rel.rpartition("/")
+    stem, dot, ext = base.rpartition(".")
+    stem = stem if dot else base
+    output_ext = ".html" if f".{ext.lower()}" in _PAGE_EXTS else (f".{ext}" if dot else "")
+    first = rel.split("/", 1)[0]
+    if first.startswith("_"):
+        name = first[1:]
+        if name not in config.collections:
+            return None
+        inner = rel[len(first) + 1:]
+        inner_dir = posixpath.dirname(inner)
+        values = {"collection": name, "path": posixpath.splitext(inner)[0], "name": stem,
+                  "output_ext": output_ext, "title": str(matter.get("slug") or stem)}
+        pattern = config.collections[name]
+        if name == "posts":
+            m = _POST_NAME.fullmatch(stem)
+            if m is None:
+                return None  # Jekyll skips a post with no date in its name
+            year, month, day, title = m.groups()
+            values.update(year=year, month=month, day=day, i_month=str(int(month)), i_day=str(int(day)),
+                          short_year=year[2:], title=str(matter.get("slug") or title),
+                          categories=_categories(matter, inner_dir))
+            pattern = pattern or config.permalink
+        else:
+            pattern = pattern or "/:collection/:path:output_ext"
+        if isinstance(permalink, str) and permalink:
+            pattern = permalink
+        return _expand(pattern, values)
+    if isinstance(permalink, str) and permalink:
+        return _expand(permalink, {"path": posixpath.splitext(rel)[0], "basename": stem, "name": stem,
+                                   "output_ext": output_ext, "title": stem, "categories": ""})
+    if output_ext != ".html":
+        return "/" + rel  # a static file, served as it is
+    if stem == "index":
+        return f"/{folder}/" if folder else "/"
+    pretty = config.permalink.endswith("/")
+    return f"/{folder + '/' if folder else ''}{stem}{'/' if pretty else '.html'}"
+
+
+def _old_urls(matter: Mapping[str, Any], *keys: str) -> list[str]:
+    urls: list[str] = []
+    for key in keys:
+        given = matter.get(key)
+        if isinstance(given, str):
+            urls.append(given)
+        elif isinstance(given, list):
+            urls.extend(str(u) for u in given if isinstance(u, str))
+    return urls
+
+
+def jekyll_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
+                  config: JekyllConfig) -> Routes:
+    """The URL of every page a Jekyll site at `root` outputs. `read` gives the texts of
+    the pages asked (their front matter decides their URLs)."""
+    prefix = f"{root}/" if root else ""
+    pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith(_PAGE_EXTS)
+             and not any(part.startswith(".") for part in p[len(prefix):].split("/"))]
+    texts = read(pages)
+    by_url: dict[str, str] = {}
+    by_file: dict[str, str] = {}
+    for path in pages:
+        matter = front_matter(texts.get(path, ""))
+        url = jekyll_url(path[len(prefix):], matter, config)
+        if url is None:
+            continue
+        by_file[path] = url
+        by_url.setdefault(url_key(url), path)
+        for old in _old_urls(matter, "redirect_from"):  # jekyll-redirect-from
+            by_url.setdefault(url_key(old), path)
+    return Routes(by_url, by_file)
+
+
+def front_matter_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
+                        keys: tuple[str, ...]) -> Routes:
+    """The URLs a Hugo or Docusaurus site's pages declare in their front matter
+    (Hugo's `url:` and `aliases:`, Docusaurus' absolute `slug:`), beside the URLs its
+    folders give (the resolver's page rules)."""
+    prefix = f"{root}/" if root else ""
+    pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".mdx", ".markdown"))]
+    texts = {p: t for p, t in read(pages).items() if t.startswith("---")}
+    by_url: dict[str, str] = {}
+    by_file: dict[str, str] = {}
+    for path, text in texts.items():
+        matter = front_matter(text)
+        urls = [u for u in _old_urls(matter, *keys) if u.startswith("/")]
+        for url in urls:
+            by_url.setdefault(url_key(url), path)
+        if urls and isinstance(matter.get(keys[0]), str):
+            by_file[path] = urls[0]
+    return Routes(by_url, by_file)

@@ -1,0 +1,154 @@
+"""Site routes (resolve/routes.py, issue 40 item 3): links followed as the site that
+shows the page serves them. Jekyll's URLs come from its collections' permalink patterns
+and each page's front matter, not from the files' places; Sphinx (MyST) resolves a
+`#target` on any page; a Markdown document in a test folder is a test's input; GitHub's
+own pages (`../../graphs/contributors`) are not files."""
+
+from __future__ import annotations
+
+import json
+
+from anchorcheck.resolve.routes import JekyllConfig, front_matter, jekyll_url, url_key
+from anchorcheck.resolve.sites import JEKYLL, detect
+from tests.conftest import WorkspaceBuilder, run_cli
+
+CONFIG = """title: Site
+collections:
+  docs:
+    permalink: "/:collection/:path/"
+    output: true
+  posts:
+    permalink: "/news/:year/:month/:day/:title/"
+    output: true
+  recipes:
+    output: false
+"""
+
+
+def test_url_keys_name_one_page_however_written() -> None:
+    assert {url_key(u) for u in ("/docs/history/", "docs/history.html", "/docs/history/index.html",
+                                 "/docs/history#v1", "/docs/history/?x=1")} == {"docs/history"}
+    assert url_key("/") == url_key("/index.html") == ""
+
+
+def test_jekyll_urls_from_collections_permalinks_and_pages() -> None:
+    config = JekyllConfig.parse(CONFIG)
+    assert dict(config.collections) == {"posts": "/news/:year/:month/:day/:title/", "docs": "/:collection/:path/"}
+    assert jekyll_url("_docs/maintaining/triaging.md", {}, config) == "/docs/maintaining/triaging/"
+    assert jekyll_url("_docs/history.md", {"permalink": "/docs/history/"}, config) == "/docs/history/"
+    assert jekyll_url("_posts/2013-05-08-jekyll-1-0-1-released.markdown", {}, config) == \
+        "/news/2013/05/08/jekyll-1-0-1-released/"
+    assert jekyll_url("_recipes/a.md", {}, config) is None  # not output
+    assert jekyll_url("_layouts/default.html", {}, config) is None
+    assert jekyll_url("about.md", {}, config) == "/about.html"
+    assert jekyll_url("blog/index.html", {}, config) == "/blog/"
+    assert jekyll_url("img/logo.png", {}, config) == "/img/logo.png"
+    # The default style for posts, with categories from the front matter.
+    plain = JekyllConfig.parse("title: x\n")
+    assert jekyll_url("_posts/2020-01-02-hi.md", {"categories": "news release"}, plain) == \
+        "/news/release/2020/01/02/hi.html"
+    assert jekyll_url("about.md", {}, JekyllConfig.parse("permalink: pretty\n")) == "/about/"
+
+
+def test_front_matter_is_read_only_at_the_top() -> None:
+    assert front_matter("---\npermalink: /x/\ntitle: 'a: b'\n---\n# Body\n") == {"permalink": "/x/", "title": "a: b"}
+    assert front_matter("# Title\n---\npermalink: /x/\n---\n") == {}
+    assert front_matter("---\n[unclosed\n---\n") == {}
+
+
+def test_a_jekyll_site_is_told_from_jupyter_books_config() -> None:
+    def found(files: dict[str, str]) -> list[tuple[str, str]]:
+        dirs = {p.rsplit("/", i)[0] for p in files for i in range(1, p.count("/") + 1)}
+        return [(s.renderer, s.root) for s in detect(files, files.get, dirs)]
+
+    assert found({"docs/_config.yml": CONFIG, "docs/_docs/a.md": ""}) == [(JEKYLL, "docs")]
+    assert found({"site/_config.yml": "title: x\n", "site/_layouts/page.html": ""}) == [(JEKYLL, "site")]
+    assert found({"book/_config.yml": "title: x\nexclude: []\n", "book/_toc.yml": "root: intro\n"}) == []
+    assert found({"tool/_config.yml": "title: x\n"}) == []  # no sign of a Jekyll site
+
+
+def test_links_on_a_jekyll_site_follow_its_urls(ws: WorkspaceBuilder) -> None:
+    ws.repo("jekyll", {
+        "docs/_config.yml": CONFIG,
+        "docs/_layouts/docs.html": "<html>{{ content }}</html>\n",
+        "docs/_docs/history.md": "---\npermalink: /docs/history/\n---\n\n## 1.0.1\n{: #v1-0-1}\n\nFixed.\n",
+        "docs/_docs/installation/ubuntu.md": "---\ntitle: Ubuntu\n---\n\n# Ubuntu\n",
+        "docs/_docs/installation/other-linux.md":
+            "---\npermalink: /docs/installation/other-linux/\n---\n\n"
+            "Follow [Ubuntu](../ubuntu/). Or [Arch](../arch/).\n",
+        "docs/_docs/maintaining/index.md": "---\npermalink: /docs/maintaining/\n---\n\n"
+                                           "- [Triaging](triaging-an-issue/)\n",
+        "docs/_docs/maintaining/triaging-an-issue.md": "# Triaging\n",
+        "docs/_posts/2013-05-08-jekyll-1-0-1-released.markdown":
+            "---\ntitle: 1.0.1\n---\n\nSee [History][].\n\n[History]: /docs/history/#v1-0-1\n",
+        "docs/_posts/2013-05-12-broken.markdown":
+            "---\ntitle: x\n---\n\n[gone](/docs/nowhere/) and [bad id](/docs/history/#v9-9-9)\n",
+        "docs/pages/showcase.html": "---\npermalink: /showcase/\n---\n<p>x</p>\n",
+        "docs/index.md": "---\nlayout: home\n---\n\n[Showcase](/showcase/), [old](/news/2013/05/08/jekyll-1-0-1-released/)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
+    assert found == [
+        ("AC101", "docs/_posts/2013-05-12-broken.markdown", 5),
+        ("AC105", "docs/_docs/installation/other-linux.md", 5),
+        ("AC105", "docs/_posts/2013-05-12-broken.markdown", 5),
+    ]
+
+
+def test_a_myst_target_on_any_page_and_a_directives_name(ws: WorkspaceBuilder) -> None:
+    ws.repo("myst", {
+        "docs/conf.py": "extensions = ['myst_parser']\n",
+        "docs/organising.md": "(organising-content)=\n# Organising content\n",
+        "docs/typography.md": "# Typography\n\nSee [the section](#organising-content) and [tip](#a-tip),\n"
+                              "[fish](#fig-target), [no such](#nowhere), <project:organising.md#organising-content>\n"
+                              "and <inv:sphinx:std#index>.\n",
+        "docs/admonitions.md": "# Admonitions\n\n```{tip}\n:name: a-tip\nLet's give readers a helpful hint!\n```\n\n"
+                               ":::{figure-md} fig-target\n![fishy](fish.png)\n:::\n",
+        "docs/fish.png": "",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = [(f["code"], f["path"], f["line"], f["message"]) for f in json.loads(run.out)["findings"]]
+    assert [f[:3] for f in found] == [("AC101", "docs/typography.md", 4)]
+    assert "#nowhere" in found[0][3]
+
+
+def test_test_inputs_forge_pages_and_image_fragments_are_not_judged(ws: WorkspaceBuilder) -> None:
+    ws.repo("parser", {
+        "README.md": "# Parser\n\n[Contributors](../../graphs/contributors), [issues](../../issues),\n"
+                     "![logo](logo.svg#only-dark), [gone](../../nope/x.md)\n",
+        "logo.svg": "<svg/>\n",
+        "tests/fixtures/links.md": "[a](missing.md) <img src=\"a\">\n",
+        "tests/README.md": "# Tests\n\nRun [the runner](run.md).\n",
+        "src/refs.py": '"""Resolve ``[text](./doc.md#target)`` links."""\n',
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
+    # A test folder's README is a page a reader follows; a link leaving the repo past
+    # GitHub's pages is broken.
+    assert found == [("AC105", "README.md", 4), ("AC105", "tests/README.md", 3)]
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert sorted((r["path"], r["unchecked"]) for r in unchecked) == [
+        ("README.md", "file-fragment"), ("README.md", "forge-page"), ("README.md", "forge-page"),
+        ("tests/fixtures/links.md", "test-input"), ("tests/fixtures/links.md", "test-input"),
+    ]
+
+
+def test_fragments_of_html_files_folders_and_the_top(ws: WorkspaceBuilder) -> None:
+    # The cases lychee's fragment fixtures check, written anew.
+    ws.repo("site", {
+        "guide.md": "# Guide\n\n[word](page.html#a-word), [wrong case](page.html#A-Word),\n"
+                    "[top](other.md#top), [top too](#top), [data](notes#line),\n"
+                    "[in folder](web/#intro), [in folder too](web#intro), [not there](web/#outro),\n"
+                    "[empty folder](empty/#x)\n",
+        "page.html": '<html><body><p id="a-word">Word</p><a name=old></a></body></html>\n',
+        "other.md": "# Other\n", "notes": "plain text\n",
+        "web/index.html": '<html><body><h2 id="intro">Intro</h2></body></html>\n',
+        "empty/.gitkeep": "",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["code"], f["line"], f["message"]) for f in json.loads(run.out)["findings"])
+    assert found == [
+        ("AC101", 3, "no heading with fragment #A-Word in site:page.html"),
+        ("AC101", 5, "no heading with fragment #outro in site:web/index.html"),
+        ("AC101", 6, "no heading with fragment #x in site:empty"),
+    ]
