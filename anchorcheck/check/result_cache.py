@@ -111,7 +111,7 @@ def encode_result(findings: Sequence[FingerprintedFinding], claims: Sequence[Cla
 
 def _finding(f: Finding) -> list[Any]:
     return [f.code, f.rule, f.severity.value, f.repo, f.path, f.line, f.column, f.message,
-            f.subject, f.suggestion, f.change]
+            f.subject, f.suggestion, f.change, f.evidence, f.prose]
 
 
 def decode_result(doc: Any) -> tuple[tuple[FingerprintedFinding, ...], tuple[ClaimCheck, ...]] | None:
@@ -123,9 +123,10 @@ def decode_result(doc: Any) -> tuple[tuple[FingerprintedFinding, ...], tuple[Cla
         findings = tuple(
             FingerprintedFinding(Finding(str(code), str(rule), Severity(severity), str(repo), str(path),
                                          int(line), int(column), str(message), str(subject),
-                                         _opt(suggestion), _opt(change)), str(fingerprint))
+                                         _opt(suggestion), _opt(change), _opt(evidence), bool(prose)),
+                                 str(fingerprint))
             for fingerprint, code, rule, severity, repo, path, line, column, message, subject,
-            suggestion, change in doc["findings"]
+            suggestion, change, evidence, prose in doc["findings"]
         )
         claims = tuple(
             ClaimCheck(decode_reference(ref, str(repo), str(path)), str(code), str(message), _opt(suggestion),

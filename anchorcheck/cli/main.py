@@ -646,6 +646,7 @@ def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], deb
             "repo": ref.repo, "path": ref.path, "line": ref.line, "column": ref.col + 1,
             "kind": ref.kind.value, "text": ref.text, "status": res.status.value,
             "targets": targets, "unchecked": None if res.unchecked is None else str(res.unchecked),
+            "evidence": str(ref.evidence),
         })
     if fmt == "json":
         click.echo(json.dumps({"references": rows}, indent=2, ensure_ascii=False))

@@ -17,6 +17,7 @@ from anchorcheck.extract.headings import NOTE_STYLES, HeadingOptions
 from anchorcheck.extract.languages import KINDS
 from anchorcheck.git.repo import GitRepo, check_ref, work_tree_top
 from anchorcheck.model.finding import Severity
+from anchorcheck.model.reference import Evidence
 
 CONFIG_NAME = "anchorcheck.toml"
 _REPO_KEYS = frozenset({"name", "path", "ref", "url", "exclude", "remote", "forge"})
@@ -38,6 +39,7 @@ _SETTING_KEYS = {
     "exclude": list,
     "extend-exclude": list,
     "ignore-targets": list,
+    "ignore-evidence": list,
     "forge-ttl": int,
     "git-processes": int,
     "kinds": list,
@@ -157,6 +159,9 @@ class Settings:
     # Regexes: a reference whose target, as written, matches one is not checked
     # (links into the rest of a site the repo is part of: loki's `/products/cloud/`).
     ignore_targets: tuple[str, ...] = ()
+    # The syntaxes (model/reference.Evidence) whose references are not checked:
+    # "prose" for every shape read from free prose (a bare path, `FILE:N`, a quote).
+    ignore_evidence: tuple[str, ...] = ()
     # Seconds a forge's answer about an issue is kept in the cache (AC106, AC107).
     forge_ttl: int = 6 * 3600
     # Background git commands at once (git/repo.py's pool): each holds two or three
@@ -408,7 +413,7 @@ def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str,
 
 
 # The renderers a [[site]] table may name (resolve/sites.py).
-SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx")
+SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx", "jekyll")
 
 
 def _read_sites(
@@ -470,6 +475,8 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     return Settings(
         exclude=exclude,
         ignore_targets=_regexes(values["ignore-targets"] or [], f"{where} 'ignore-targets'"),
+        ignore_evidence=_chosen(values["ignore-evidence"], ("prose", *(str(e) for e in Evidence)), (), where,
+                                "ignore-evidence"),
         max_file_size=pick("max-file-size", defaults.max_file_size),
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),

@@ -42,6 +42,10 @@ class Finding:
     subject: str
     suggestion: str | None = None
     change: str | None = None  # the PR label, for findings of `merge-order`
+    # The syntax the finding was read from (model/reference.Evidence, or what a rule
+    # with no reference reads: "anchor", "code-mention", "comment", "change"...).
+    evidence: str | None = None
+    prose: bool = False  # read from free prose: a bare path, `FILE:N` alone, a quoted phrase
 
     @property
     def sort_key(self) -> tuple[str, str, int, int, str, str, str]:

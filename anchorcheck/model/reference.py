@@ -21,6 +21,28 @@ class RefKind(StrEnum):
     ISSUE = "issue"
 
 
+class Evidence(StrEnum):
+    """Which syntax a reference came from. The prose shapes (`prose`) are read from free
+    text: a bare path in a sentence, `FILE:N` with no text claimed, a quoted phrase."""
+
+    LINK = "link"  # a Markdown or HTML link, a link reference definition
+    BLOB_URL = "blob-url"  # a GitHub or GitLab URL into a repo
+    NOTE = "note"  # `Note [Title]`
+    HEADING_IN_PATH = "heading-in-path"  # "see HEADING in PATH"
+    QUOTED_HEADING = "quoted-heading"  # a heading named with no place ("see 'X'")
+    PATH_FRAGMENT = "path-fragment"  # `PATH#slug` outside a link
+    LINE_CLAIM = "path-line-claim"  # "`text` at PATH:N"
+    LINE = "path-line"  # `PATH:N` with no text claimed
+    SYMBOL_CLAIM = "symbol-claim"  # "`f()` in PATH"
+    RESTATED = "restated-value"  # a literal restating another file's fact
+    ISSUE = "issue"  # `#12`, `owner/name#12`, an issue URL
+    PATH = "prose-path"  # a path named in a sentence
+
+    @property
+    def prose(self) -> bool:
+        return self in (Evidence.QUOTED_HEADING, Evidence.LINE, Evidence.PATH)
+
+
 _NAMED = (RefKind.HEADING, RefKind.NOTE, RefKind.SLUG, RefKind.SYMBOL, RefKind.FACT, RefKind.ISSUE)
 
 
@@ -75,6 +97,21 @@ class Reference:
         )
 
     @property
+    def evidence(self) -> Evidence:
+        """The syntax the reference was read from (issue 40: each finding says it)."""
+        if self.kind is RefKind.ISSUE:
+            return Evidence.ISSUE
+        if self.via_url:
+            return Evidence.BLOB_URL
+        if self.relative:
+            return Evidence.LINK
+        if self.kind is RefKind.LINES:
+            return Evidence.LINE_CLAIM if self.claim else Evidence.LINE
+        if self.kind is RefKind.HEADING and self.target_path is None:
+            return Evidence.QUOTED_HEADING
+        return _EVIDENCE_OF[self.kind]
+
+    @property
     def is_claim(self) -> bool:
         return self.kind in (RefKind.LINES, RefKind.SYMBOL, RefKind.FACT)
 
@@ -83,3 +120,13 @@ class Reference:
         if self.target_path is None:
             return ""
         return f"{self.target_repo}:{self.target_path}" if self.target_repo else self.target_path
+
+
+_EVIDENCE_OF = {
+    RefKind.HEADING: Evidence.HEADING_IN_PATH,
+    RefKind.NOTE: Evidence.NOTE,
+    RefKind.SLUG: Evidence.PATH_FRAGMENT,
+    RefKind.PATH: Evidence.PATH,
+    RefKind.SYMBOL: Evidence.SYMBOL_CLAIM,
+    RefKind.FACT: Evidence.RESTATED,
+}

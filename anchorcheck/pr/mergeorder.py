@@ -223,7 +223,8 @@ class Scenarios:
             base = self._scenarios[frozenset()].index if key and frozenset() in self._scenarios else None
             index = WorkspaceIndex(snaps, self.workspace.repos, share=base)
             self._scenarios[key] = Resolver(index, self.workspace.settings.headings,
-                                            self.workspace.settings.ignore_targets)
+                                            self.workspace.settings.ignore_targets,
+                                            self.workspace.settings.ignore_evidence)
         return self._scenarios[key]
 
 

@@ -99,6 +99,9 @@ def _sarif_result(ff: FingerprintedFinding, index: dict[str, int]) -> dict[str, 
         result["properties"]["change"] = f.change
     if f.suggestion:
         result["properties"]["suggestion"] = f.suggestion
+    if f.evidence:
+        result["properties"]["evidence"] = f.evidence
+        result["properties"]["prose"] = f.prose
     return result
 
 

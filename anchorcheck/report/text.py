@@ -114,6 +114,9 @@ def finding_json(ff: FingerprintedFinding) -> dict[str, Any]:
         out["suggestion"] = f.suggestion
     if f.change is not None:
         out["change"] = f.change
+    if f.evidence is not None:
+        out["evidence"] = f.evidence
+        out["prose"] = f.prose
     return out
 
 

@@ -28,7 +28,7 @@ from anchorcheck.index.plan import is_history
 from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
-from anchorcheck.resolve.routes import Routes, front_matter_routes, jekyll_routes
+from anchorcheck.resolve.routes import JekyllConfig, Routes, front_matter_routes, jekyll_routes
 from anchorcheck.resolve.sites import (
     ANY_SITE,
     DOCUSAURUS,
@@ -64,7 +64,7 @@ class Unchecked(StrEnum):
     was not checked; `refs --unresolved` lists them, `check -v` counts them."""
 
     ISSUE = "forge-issue"  # asked of the forge by AC106/AC107, with a token
-    IGNORED = "ignore-targets"  # the workspace's `ignore-targets` names it
+    IGNORED = "config-ignored"  # the workspace config says so: `ignore-targets`, `ignore-evidence`
     OUTSIDE = "outside-workspace"  # a URL into a repo the workspace does not hold
     BUILT_PAGE = "built-page"  # a page or anchor a documentation tool builds from code
     BUILD_OUTPUT = "build-output"  # a path git ignores: written by a build
@@ -79,6 +79,7 @@ class Unchecked(StrEnum):
     FOREIGN_MODULE = "module-outside-workspace"  # `Note [X] in GHC.IO.Unsafe`: base's
     UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes
     CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
+    PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
     # Resolved, fragment not checked:
@@ -546,8 +547,10 @@ class WorkspaceIndex:
             snap = self.snapshots.get(repo)
             paths = snap.paths if snap is not None else ()
             read = functools.partial(self.texts, repo)
-            if site.jekyll is not None:
-                found = jekyll_routes(site.root, paths, read, site.jekyll)
+            if site.renderer == JEKYLL:  # (a declared one: its config read here)
+                config = site.jekyll or JekyllConfig.parse(
+                    self.text(repo, posixpath.join(site.root, "_config.yml")))
+                found = jekyll_routes(site.root, paths, read, config)
             elif site.renderer == HUGO:
                 found = front_matter_routes(site.root, paths, read, ("url", "aliases"))
             elif site.renderer == DOCUSAURUS:
@@ -624,9 +627,13 @@ class _FilesByName:
 class Resolver:
     def __init__(
         self, index: WorkspaceIndex, headings: HeadingOptions | None = None,
-        ignore_targets: Sequence[str] = (),
+        ignore_targets: Sequence[str] = (), ignore_evidence: Sequence[str] = (),
     ) -> None:
         self.index = index
+        # `ignore-evidence`: the syntaxes whose references are not checked ("prose": all
+        # the shapes read from free prose).
+        self._ignored_evidence = frozenset(ignore_evidence)
+        self._linked: set[str] | None = None  # see _named_by_a_link()
         self.headings = headings or HeadingOptions()
         # `ignore-targets`: references whose target as written matches are not checked.
         self._ignored = re.compile("|".join(f"(?:{p})" for p in ignore_targets)) if ignore_targets else None
@@ -683,6 +690,9 @@ class Resolver:
             return self._note(ref)
         if language_of(ref.path) == "markdown" and test_input(ref.path):
             return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.TEST_INPUT)
+        if self._ignored_evidence and (str(ref.evidence) in self._ignored_evidence or (
+                ref.evidence.prose and "prose" in self._ignored_evidence)):
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.IGNORED)
         if self._ignored is not None and ref.target_path is not None:
             written = ref.target_path + (f"#{ref.name}" if ref.kind is RefKind.SLUG and ref.name else "")
             if self._ignored.search(written):
@@ -725,6 +735,11 @@ class Resolver:
                     for part in ref.target_path.split("/") if part not in ("", ".", "..")):
                 # `../foo/bar.md` in a quoted example, `path/to/file.md`: no file meant.
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PLACEHOLDER)
+            if located.status is Status.DANGLING_PATH and ref.evidence.prose \
+                    and not self._confirmed(ref, located):
+                # A path named in a sentence is a reference only where the workspace
+                # says so: its folder is there, or a link names the same path.
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROSE_UNCONFIRMED)
             if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(_PAGES):
                 # An HTML page that is no file here is a page of generated documentation
                 # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
@@ -754,14 +769,37 @@ class Resolver:
                 (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
             shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
             page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
-            if page_of is None and site is not ANY_SITE:
+            if page_of is None and site is not ANY_SITE and all(
+                    path and (site is None or path != site.root) for _, path in located):
                 # A folder that shows no page has no ids: GitHub's listing has none
-                # but its README box's, a site's folder with no index is no page.
+                # but its README box's, a site's folder with no index is no page. (A
+                # site's home, `/#v060`, may be its theme's, built with no file.)
                 return Resolution(ref, Status.DANGLING, files=located)
             if page_of is None:
                 return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
             return self._in_files(ref, (page_of,))
         return self._in_files(ref, located)
+
+    def _confirmed(self, ref: Reference, located: Resolution) -> bool:
+        """Whether the workspace confirms that a missing path read from prose is meant
+        as one: the folder it names is there (in the repo it was looked for in, or the
+        citing one), or an explicit link of the workspace names the same path."""
+        path = _without_dots((ref.target_path or "").strip())
+        folder = posixpath.dirname(path)
+        places = {(repo, folder) for repo in {r for r, _ in located.files} or {ref.target_repo or ref.repo}}
+        head, _, rest = folder.partition("/")
+        if head in self.index.snapshots:  # a repo named by the first segment, as _in_named_repo reads it
+            places |= {(head, folder), (head, rest)}
+        if any(where and repo in self.index.snapshots and where in self.index.dirs(repo)
+               for repo, where in places):
+            return True
+        return path in self._named_by_a_link()
+
+    def _named_by_a_link(self) -> set[str]:
+        if self._linked is None:
+            self._linked = {_without_dots(r.target_path) for r in self.index.references
+                            if r.target_path and (r.relative or r.via_url)}
+        return self._linked
 
     def _generated(self, ref: Reference, located: Resolution) -> bool:
         """Whether a missing path is one git ignores: where it was looked for, or, for

@@ -4,7 +4,7 @@ git or files."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.model.finding import Finding, Severity
@@ -88,4 +88,5 @@ class Rule:
 
     def at(self, res: Resolution, message: str, suggestion: str | None = None) -> Finding:
         ref = res.reference
-        return self.finding(ref.repo, ref.path, ref.line, ref.col, message, ref.text, suggestion)
+        found = self.finding(ref.repo, ref.path, ref.line, ref.col, message, ref.text, suggestion)
+        return replace(found, evidence=str(ref.evidence), prose=ref.evidence.prose)

@@ -3,10 +3,12 @@ no claims; Notes and headings cited there still are."""
 
 from __future__ import annotations
 
+import json
+
 from anchorcheck.extract.blob import ExtractOptions, extract
 from anchorcheck.extract.scanners import scan
 from anchorcheck.extract.verbatim import verbatim_lines
-from tests.conftest import WorkspaceBuilder
+from tests.conftest import WorkspaceBuilder, run_cli
 from tests.extract.test_claims import findings
 
 GDB_TRACE = """\
@@ -85,13 +87,25 @@ def test_a_doctest_result_is_not_a_file_citation() -> None:
 
 
 def test_check_reports_a_dangling_claim_in_prose_and_none_in_pasted_output(ws: WorkspaceBuilder) -> None:
-    ws.repo("rts", {"rts/StgCRun.c": GDB_TRACE, "Main.hs": HS_ERROR})
+    # (Issue 40, item 5: a bare `FILE:N` read from prose is reported only where the
+    # workspace confirms it names a place, here rts/, the folder it names: the bare
+    # `main.c:3` this test first used, whose folder is the root and which no link
+    # names, is now counted as not judged, prose-unconfirmed, and no longer reported.)
+    ws.repo("rts", {"rts/StgCRun.c": GDB_TRACE.replace("main.c:3", "rts/main.c:3"), "Main.hs": HS_ERROR})
     found = {(code, path, line) for code, path, line, _, _ in findings(ws)}
-    # main.c is nowhere: the claim in prose is dangling; Fib.hs and bug4.lhs, in pasted
-    # output, are not looked for.
+    # rts/main.c is nowhere: the claim in prose is dangling; Fib.hs and bug4.lhs, in
+    # pasted output, are not looked for.
     assert ("AC105", "rts/StgCRun.c", 8) in found
     assert not [f for f in found if f[1] == "rts/StgCRun.c" and f[2] in (5, 6)]
     assert not [f for f in found if f[1] == "Main.hs" and f[2] == 4]
+
+
+def test_a_bare_file_line_in_prose_that_nothing_confirms_is_counted_not_reported(ws: WorkspaceBuilder) -> None:
+    ws.repo("rts", {"rts/StgCRun.c": GDB_TRACE})
+    assert not [f for f in findings(ws) if f[1] == "rts/StgCRun.c" and f[2] == 8 and f[0] != "AC101"]
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert [(r["line"], r["evidence"], r["unchecked"]) for r in unchecked if r["path"] == "rts/StgCRun.c"] == [
+        (8, "path-line", "prose-unconfirmed")]
 
 
 DUMP = """\

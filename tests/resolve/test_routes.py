@@ -152,3 +152,17 @@ def test_fragments_of_html_files_folders_and_the_top(ws: WorkspaceBuilder) -> No
         ("AC101", 5, "no heading with fragment #outro in site:web/index.html"),
         ("AC101", 6, "no heading with fragment #x in site:empty"),
     ]
+
+
+def test_a_declared_jekyll_site_reads_its_config(ws: WorkspaceBuilder) -> None:
+    # No sign of Jekyll beside its config: found only when declared.
+    ws.repo("blog", {
+        "web/_config.yml": "title: x\n",
+        "web/about.md": "---\npermalink: /about-us/\n---\n# About\n",
+        "web/index.md": "# Home\n\n[About](/about-us/)\n",
+    })
+    config = ws.config()
+    assert [f["code"] for f in json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]] == ["AC105"]
+    config.write_text(config.read_text() + '[[site]]\nrenderer = "jekyll"\nroot = "web"\n')
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert json.loads(run.out)["findings"] == [], run.out

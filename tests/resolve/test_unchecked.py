@@ -51,16 +51,45 @@ def test_every_reference_is_judged_or_counted_with_its_reason(ws: WorkspaceBuild
         ("README.md", 5, "forge-issue"),
         ("README.md", 5, "quoted-prose"),
         ("gen.py", 1, "built-fragment"),
+        # A bare `FILE:N` in a comment whose folder no repo has, and that no link names.
+        ("main.py", 1, "prose-unconfirmed"),
     ]
-    # Judged, so in neither list: the real fragment (resolved), the missing file (AC105).
+    # Judged, so in neither list: the real fragment (resolved).
     judged = {(row["path"], row["line"], row["status"]) for row in every if not row["unchecked"]}
-    assert judged == {("README.md", 4, "resolved"), ("main.py", 1, "dangling-path")}
+    assert judged == {("README.md", 4, "resolved")}
 
     # check -v counts the same, by reason.
     r = run_cli("check", "-v", cwd=ws.root)
     said = next(line for line in r.err.splitlines() if "not judged" in line)
     whole = dict((k, int(v)) for k, v in re.findall(r"([a-z-]+) (\d+)", said.split("; fragment")[0].split("(")[1]))
-    assert whole == {"changelog": 1, "forge-issue": 1, "outside-workspace": 1, "placeholder": 1, "quoted-prose": 1}
+    assert whole == {"changelog": 1, "forge-issue": 1, "outside-workspace": 1, "placeholder": 1, "quoted-prose": 1,
+                     "prose-unconfirmed": 1}
     assert "fragment not judged: 1 (built-fragment 1)" in said
     text = run_cli("refs", "--unresolved", cwd=ws.root).out
     assert "docs:README.md:3:25: https://github.com/elsewhere/thing/blob/main/README.md#usage -> external - (not checked: outside-workspace)" in text
+
+
+def test_each_finding_says_its_syntax_and_prose_can_be_ignored(ws: WorkspaceBuilder) -> None:
+    ws.repo("app", {
+        "docs/guide.md": "# Guide\n",
+        "README.md": "# App\n\nSee [the guide](docs/guide.md#nowhere).\n",
+        "main.py": "# The retry lives at docs/guide.md:9 too.\nX = 1\n",
+    })
+    ws.config()
+    r = run_cli("check", "--format", "json", cwd=ws.root)
+    found = sorted((f["code"], f["path"], f["evidence"], f["prose"]) for f in json.loads(r.out)["findings"])
+    assert found == [("AC101", "README.md", "link", False), ("AC201", "main.py", "path-line", True)]
+    sarif = json.loads(run_cli("check", "--format", "sarif", cwd=ws.root).out)
+    props = sorted((res["ruleId"], res["properties"]["evidence"]) for res in sarif["runs"][0]["results"])
+    assert props == [("AC101", "link"), ("AC201", "path-line")]
+
+    config = ws.root / "anchorcheck.toml"
+    config.write_text(config.read_text(encoding="utf-8") + '[settings]\nignore-evidence = ["prose"]\n',
+                      encoding="utf-8")
+    r = run_cli("check", "--format", "json", cwd=ws.root)
+    assert [(f["code"], f["evidence"]) for f in json.loads(r.out)["findings"]] == [("AC101", "link")]
+    bad = ws.root / "bad.toml"
+    bad.write_text('[[repo]]\nname = "app"\npath = "app"\n[settings]\nignore-evidence = ["prosey"]\n',
+                   encoding="utf-8")
+    r = run_cli("check", "--config", str(bad), cwd=ws.root)
+    assert r.code == 2 and "'prosey' is not one of prose, link" in r.err and "Traceback" not in r.err
