@@ -763,6 +763,13 @@ class Resolver:
             if site is None and (ref.name or "").lower() == "readme":
                 # GitHub's own anchor: the README box below a folder's listing.
                 return Resolution(ref, Status.RESOLVED, files=located)
+            stem = posixpath.splitext(posixpath.basename(ref.path))[0].lower()
+            if site is not None and site.renderer in (MKDOCS, HUGO) and ref.relative \
+                    and (ref.target_path or "").strip() in ("", ".", "./") \
+                    and stem not in ("index", "_index", "readme"):
+                # MkDocs and Hugo serve `tls/overview.md` at `tls/overview/`: its `./#x`
+                # is its own fragment (traefik's docs: 4 such links).
+                return self._in_files(ref, ((ref.repo, ref.path),))
             # (A folder with no README, served as a web page: its index.html, as lychee
             # and any static server read `sub_dir/#x`.)
             pages = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \

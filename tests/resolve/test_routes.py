@@ -166,3 +166,16 @@ def test_a_declared_jekyll_site_reads_its_config(ws: WorkspaceBuilder) -> None:
     config.write_text(config.read_text() + '[[site]]\nrenderer = "jekyll"\nroot = "web"\n')
     run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
     assert json.loads(run.out)["findings"] == [], run.out
+
+
+def test_a_mkdocs_pages_own_folder_link_is_the_page(ws: WorkspaceBuilder) -> None:
+    # MkDocs serves tls/overview.md at tls/overview/: `./#x` is the page's own fragment.
+    ws.repo("docs", {
+        "mkdocs.yml": "site_name: x\n",
+        "docs/tls/overview.md": "# Overview\n\nSee [resolvers](./#certificate-resolver), [gone](./#nope).\n\n"
+                                "## Certificate Resolver\n",
+        "docs/tls/options.md": "# Options\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["message"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC101", "no heading with fragment #nope in docs:docs/tls/overview.md")]
