@@ -28,7 +28,13 @@ from anchorcheck.index.plan import is_history
 from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
-from anchorcheck.resolve.routes import JekyllConfig, Routes, front_matter_routes, jekyll_routes
+from anchorcheck.resolve.routes import (
+    JekyllConfig,
+    Routes,
+    docusaurus_routes,
+    front_matter_routes,
+    jekyll_routes,
+)
 from anchorcheck.resolve.sites import (
     ANY_SITE,
     DOCUSAURUS,
@@ -144,6 +150,13 @@ _MANY_NAMESAKES = 5
 _LONE_OPTIONS = HeadingOptions(min_words=1, max_words=20, min_letters=1, needs_body=False)
 # A Haskell identifier, maybe qualified (`Data.Map.insert`, `process`, `Step`).
 _HADDOCK_IDENT = re.compile(r"(?:[A-Z][\w']*\.)*[A-Za-z_][\w']*")
+
+
+@functools.cache
+def _given_id(delimiters: tuple[str, str]) -> re.Pattern[str]:
+    """markdown-it-attrs' id at the end of a heading, with these delimiters."""
+    left, right = map(re.escape, delimiters)
+    return re.compile(rf"[ \t]*{left}[^\n]*?#([\w.:-]+)[^\n]*?{right}[ \t]*$")
 
 
 def caps_shaped(name: str) -> bool:
@@ -554,7 +567,7 @@ class WorkspaceIndex:
             elif site.renderer == HUGO:
                 found = front_matter_routes(site.root, paths, read, ("url", "aliases"))
             elif site.renderer == DOCUSAURUS:
-                found = front_matter_routes(site.root, paths, read, ("slug",))
+                found = docusaurus_routes(site.root, site.base_url, paths, read)
             else:
                 found = Routes()
             self._routes[key] = found
@@ -858,7 +871,7 @@ class Resolver:
                 return ((ref.repo, page),)
             if site is not None:  # a site's page URLs and languages
                 page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site) \
-                    or self._from_routed_page(ref, path, site)
+                    or self._from_routed_page(ref, path, site) or self._from_content_root(ref, path, site)
                 if page is not None:
                     return ((ref.repo, page),)
             targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
@@ -976,26 +989,42 @@ class Resolver:
         return tuple(a for a in self.index.by_name.get(name, ()) if a.kind is AnchorKind.MARKDOWN
                      and a.slug == a.name and a.repo == ref.repo and site.holds(a.path))
 
+    def _from_content_root(self, ref: Reference, path: str, site: Site) -> str | None:
+        """Docusaurus looks a `.md` link that does not start with `./` or `../` up in its
+        content folder too, after the page's own (redux's `api/Store.md` from
+        `understanding/thinking-in-redux/Glossary.md` is `docs/api/Store.md`)."""
+        if site.renderer != DOCUSAURUS or path.startswith(("./", "../", "/")) \
+                or not path.partition("#")[0].lower().endswith((".md", ".mdx")):
+            return None
+        joined = posixpath.normpath(posixpath.join(site.root, path.partition("#")[0]))
+        return joined if self.index.has_file(ref.repo, joined) else None
+
     def _routed(self, ref: Reference, url: str, site: Site) -> str | None:
         """The page a site serves at a root-relative URL by its routes (Jekyll's
         permalinks and collections, Hugo's aliases, Docusaurus' slugs), its base URL
         allowed in front; or a file its source serves as it is."""
         if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS):
             return None
-        routes = self.index.routes(ref.repo, site)
         base = site.jekyll.baseurl if site.jekyll is not None else ""
-        for candidate in (url, url.removeprefix(f"/{base}") if base else None):
-            if candidate is not None:
-                page = routes.page(candidate)
+        # (Docusaurus: a URL may be another docs folder's, or a static file's.)
+        sites = [s for s in self.index.sites(ref.repo) if s.renderer == site.renderer] \
+            if site.renderer == DOCUSAURUS else [site]
+        for candidate in (url, url.removeprefix(f"/{base}")) if base else (url,):
+            for each in sites:
+                page = self.index.routes(ref.repo, each).page(candidate)
                 if page is not None:
                     return page
+        for folder in site.static:  # served at the site's root
+            page = self._page(ref.repo, posixpath.join(folder, url.lstrip("/")), None)
+            if page is not None:
+                return page
         return None
 
     def _from_routed_page(self, ref: Reference, path: str, site: Site) -> str | None:
         """A relative link from a page whose URL its site decides (a Jekyll page at
         `/docs/installation/other-linux/` links `../ubuntu/`): followed from that URL,
         as the reader's browser does, to a routed page or a file served as it is."""
-        if site.renderer != JEKYLL:
+        if site.renderer not in (JEKYLL, DOCUSAURUS):
             return None
         url = self.index.routes(ref.repo, site).by_file.get(ref.path)
         if url is None:
@@ -1023,12 +1052,19 @@ class Resolver:
         if site.renderer not in (HUGO, MKDOCS, ANY_SITE.renderer):
             return None  # (VitePress and Docusaurus resolve links from the file)
         stem = posixpath.splitext(posixpath.basename(ref.path))[0]
-        if stem.lower() in ("index", "_index", "readme"):
-            return None
-        joined = posixpath.normpath(posixpath.join(posixpath.splitext(ref.path)[0], path))
+        page_url = posixpath.dirname(ref.path) if stem.lower() in ("index", "_index", "readme") \
+            else posixpath.splitext(ref.path)[0]
+        joined = posixpath.normpath(posixpath.join(page_url, path))
         if joined.startswith("../") or joined in (".", ".."):
             return None
-        return self._page(ref.repo, joined, site)
+        found = self._page(ref.repo, joined, site) if page_url != posixpath.dirname(ref.path) else None
+        if found is None and site.static and site.holds(joined):
+            # A file the site serves from its static folder at that URL (kind's home
+            # page, site/content/_index.md, shows `./logo/logo.png` from site/static/).
+            rel = joined[len(site.root) + 1:] if site.root else joined
+            found = next((f for f in (posixpath.join(d, rel) for d in site.static)
+                          if self.index.has_file(ref.repo, f)), None)
+        return found
 
     def _in_default_language(self, ref: Reference, path: str, site: Site) -> str | None:
         """A link in a translated page that resolves in the English page's place: a
@@ -1070,6 +1106,8 @@ class Resolver:
                 return target if self.index.has_file(repo, target) else None
         base = bare.rpartition("/")[2]
         _, dot, ext = base.rpartition(".")
+        if dot and not ext.isalnum():
+            dot = ""  # `1.0-roadmap`: a page named with a dot, not a file's extension
         if not dot:
             routes: tuple[str, ...] = (f"{bare}.md", f"{bare}/index.md", f"{bare}/README.md",
                                        f"{bare}/_index.md")  # (Hugo's section page)
@@ -1168,8 +1206,18 @@ class Resolver:
         hits: list[Anchor] = []
         ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
                 ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-"))}.get(site.renderer, ())
+        given = _given_id(site.attrs) if site.attrs is not None else None
         for f in files:
             headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]
+            if given is not None:
+                # A heading's id given with the site's own delimiters (`%{#statetree}%`),
+                # which the extraction, knowing no site, read as part of its title.
+                named = [a for a in headings if (m := given.search(a.name)) is not None
+                         and m.group(1).lower() == frag]
+                if named:
+                    hits.append(named[0])
+                    continue
+                headings = [replace(a, name=given.sub("", a.name).strip()) for a in headings]
             if site.tab_slugs:
                 # pymdownx.tabbed's `combine_header_slug`: a tab's id is its heading's
                 # then its own (`#logo-image` for the tab "Image" under `### Logo`).

@@ -230,3 +230,38 @@ def front_matter_routes(root: str, paths: Iterable[str], read: Callable[[list[st
         if urls and isinstance(matter.get(keys[0]), str):
             by_file[path] = urls[0]
     return Routes(by_url, by_file)
+
+
+# Docusaurus drops a number prefix from a doc's file name (`01-intro.md` is `intro`).
+_NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
+
+
+def docusaurus_routes(root: str, base_url: str, paths: Iterable[str],
+                      read: Callable[[list[str]], Mapping[str, str]]) -> Routes:
+    """The URLs of a Docusaurus docs (or blog) folder's pages: under its `routeBasePath`,
+    each at its folder and its id (the front matter's `id:`, else its file name without
+    a number prefix), or at its `slug:` (absolute, or relative to its folder); an
+    `index`/`README` page, or one named as its folder, at the folder's URL."""
+    prefix = f"{root}/" if root else ""
+    pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".mdx"))]
+    texts = read(pages)
+    base = f"/{base_url.strip('/')}" if base_url.strip("/") else ""
+    by_url: dict[str, str] = {}
+    by_file: dict[str, str] = {}
+    for path in pages:
+        matter = front_matter(texts.get(path, ""))
+        folder, _, name = path[len(prefix):].rpartition("/")
+        stem = _NUMBER_PREFIX.sub("", posixpath.splitext(name)[0])
+        folder = "/".join(_NUMBER_PREFIX.sub("", part) for part in folder.split("/")) if folder else ""
+        slug, given = matter.get("slug"), matter.get("id")
+        if isinstance(slug, str) and slug:
+            url = slug if slug.startswith("/") else posixpath.join("/", folder, slug)
+        elif not isinstance(given, str) and (stem.lower() in ("index", "readme")
+                                             or (folder and stem == folder.rpartition("/")[2])):
+            url = f"/{folder}/" if folder else "/"
+        else:
+            url = posixpath.join("/", folder, str(given) if isinstance(given, str) and given else stem)
+        url = f"{base}{url}" if url != "/" else f"{base}/"
+        by_file[path] = url
+        by_url.setdefault(url_key(url), path)
+    return Routes(by_url, by_file)

@@ -56,6 +56,12 @@ class Site:
     redirects: Mapping[str, str] = field(default_factory=dict, hash=False, compare=False)
     # pymdownx.tabbed's `combine_header_slug`: a tab's id starts with its heading's.
     tab_slugs: bool = False
+    # Folders a site serves at its root (Docusaurus' `staticDirectories`).
+    static: tuple[str, ...] = ()
+    # The URL its pages are served under (Docusaurus' `routeBasePath`: `docs` by default).
+    base_url: str = ""
+    # markdown-it-attrs' delimiters where a VitePress config changes them from `{` `}`.
+    attrs: tuple[str, str] | None = None
     # A Jekyll site's collections and permalink style (its URLs: resolve/routes.py).
     jekyll: JekyllConfig | None = field(default=None, hash=False, compare=False)
 
@@ -76,7 +82,9 @@ _CONFIG_NAMES = {
     "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
     "_config.yml", "_config.yaml",
 }
-_VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config\.(?:[cm]?js|[cm]?ts)$")
+# `.vitepress/config.ts`, or a config split into `.vitepress/config/index.ts` and its
+# siblings (pinia's: config/shared.ts holds its markdown options).
+_VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
 _TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
 _JS_KEY = r"\b{key}\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
@@ -100,9 +108,19 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
         where = posixpath.dirname(config)
         base = posixpath.basename(config)
         if _VITEPRESS_CONFIG.search(config):
-            site_dir = posixpath.dirname(where)  # the folder holding .vitepress/
-            src = _value(_JS_KEY, "srcDir", read(config))
-            found.append(Site(VITEPRESS, _join(site_dir, src), config))
+            split = where.endswith("/config")
+            vitepress = posixpath.dirname(where) if split else where
+            site_dir = posixpath.dirname(vitepress)  # the folder holding .vitepress/
+            scripts = (".js", ".ts", ".mjs", ".mts", ".cjs", ".cts")
+            texts = [read(p) or "" for p in sorted(known) if posixpath.dirname(p) == where
+                     and p.endswith(scripts)] if split else [read(config) or ""]
+            script = "\n".join(texts)
+            src = _value(_JS_KEY, "srcDir", script)
+            # markdown-it-attrs' delimiters, when the config changes them (pinia's
+            # `%{` and `}%`: `### StateTree %{#statetree}%`).
+            left, right = _value(_JS_KEY, "leftDelimiter", script), _value(_JS_KEY, "rightDelimiter", script)
+            found.append(Site(VITEPRESS, _join(site_dir, src), config,
+                              attrs=(left or "{", right or "}") if left or right else None))
         elif base.startswith("mkdocs."):
             text = read(config)
             docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
@@ -114,10 +132,20 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             content = _value(syntax, "contentDir", text) or "content"
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
-            found.append(Site(HUGO, _join(where, content), config))
+            served = _value(syntax, "staticDir", text) or "static"
+            found.append(Site(HUGO, _join(where, content), config, static=(_join(where, served),)))
         elif base.startswith("docusaurus.config."):
-            for folder in ("docs", "blog", "src/pages"):
-                found.append(Site(DOCUSAURUS, _join(where, folder), config))
+            text = read(config) or ""
+            # Its docs and blog plugins' folders and URL bases (redux's docs are
+            # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
+            static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
+            for folder, base_url in (("docs", "docs"), ("blog", "blog")):
+                options = _js_block(text, folder)
+                path = _value(_JS_KEY, "path", options) if options else None
+                route = _value(_JS_KEY, "routeBasePath", options) if options else None
+                found.append(Site(DOCUSAURUS, _join(where, path or folder), config, static=static,
+                                  base_url=(route if route is not None else base_url).strip("/")))
+            found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
         elif base.startswith("_config."):
             text = read(config) or ""
             if _join(where, "_toc.yml") in known or not (
@@ -129,6 +157,25 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if "extensions" in text or "sphinx" in text.lower():
                 found.append(Site(SPHINX, where, config))
     return tuple(found)
+
+
+def _js_block(text: str, key: str) -> str | None:
+    """The text of the object a JS config gives `key` (`docs: { ... }`), braces
+    matched; None when there is none."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*\{{", text)
+    if m is None:
+        return None
+    depth, at = 1, m.end()
+    while at < len(text) and depth:
+        depth += {"{": 1, "}": -1}.get(text[at], 0)
+        at += 1
+    return text[m.end():at - 1]
+
+
+def _js_list(text: str, key: str) -> tuple[str, ...]:
+    """The strings of a JS config's `key: ['a', 'b']`."""
+    m = re.search(rf"\b{re.escape(key)}\s*:\s*\[([^\]]*)\]", text)
+    return tuple(re.findall(r"['\"`]([^'\"`]+)['\"`]", m.group(1))) if m else ()
 
 
 def site_of(sites: Iterable[Site], path: str) -> Site | None:

@@ -179,3 +179,50 @@ def test_a_mkdocs_pages_own_folder_link_is_the_page(ws: WorkspaceBuilder) -> Non
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["message"]) for f in json.loads(run.out)["findings"]] == [
         ("AC101", "no heading with fragment #nope in docs:docs/tls/overview.md")]
+
+
+def test_a_docusaurus_site_with_its_docs_outside_the_website_folder(ws: WorkspaceBuilder) -> None:
+    # redux's shape: docs/ at the root, served at `/` by website/docusaurus.config.ts.
+    ws.repo("redux", {
+        "website/docusaurus.config.ts": "export default { presets: [['classic', {\n"
+                                        "  docs: { path: '../docs', routeBasePath: '/' },\n}]] }\n",
+        "website/static/img/flow.png": "png",
+        "docs/api/Store.md": "---\nid: store\n---\n# Store\n\n## dispatch(action)\n",
+        "docs/faq/OrganizingState.md": "---\nid: organizing-state\n---\n# Organizing State\n",
+        "docs/tutorials/index.md": "---\nslug: index\n---\n# Tutorials\n\n[part 1](./essentials/part-1)\n",
+        "docs/tutorials/essentials/part-1.md": "# Part 1\n\n![flow](/img/flow.png) [state](../../faq/organizing-state)\n",
+        "docs/understanding/Glossary.md": "# Glossary\n\n[store](api/Store.md#dispatchaction), [gone](api/Nope.md),\n"
+                                          "[faq](/faq/organizing-state), [no page](/faq/nothing)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
+    assert found == [("AC105", "docs/understanding/Glossary.md", 3), ("AC105", "docs/understanding/Glossary.md", 4)]
+
+
+def test_a_vitepress_config_in_a_folder_with_its_own_attribute_delimiters(ws: WorkspaceBuilder) -> None:
+    # pinia's shape: .vitepress/config/index.ts, and shared.ts sets markdown-it-attrs'
+    # delimiters to `%{` `}%`.
+    ws.repo("pinia", {
+        "docs/.vitepress/config/index.ts": "export default defineConfig({ ...sharedConfig })\n",
+        "docs/.vitepress/config/shared.ts": "export const sharedConfig = { markdown: { attrs: {\n"
+                                            "  leftDelimiter: '%{',\n  rightDelimiter: '}%',\n} } }\n",
+        "docs/api/pinia.md": "# 模块 %{#module-pinia}%\n\n### StateTree %{#statetree}%\n\n### \\_ActionsTree %{#actionstree}%\n",
+        "docs/guide.md": "# Guide\n\n[StateTree](./api/pinia.md#statetree), [Actions](./api/pinia.md#_actionstree),\n"
+                         "[ssr](./ssr/#hydration)\n",
+        "docs/ssr/index.md": "# SSR\n\n## Hydration\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"], f["message"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC101", 3, "no heading with fragment #_actionstree in pinia:docs/api/pinia.md")]
+
+
+def test_a_hugo_home_page_shows_static_files_and_dotted_page_names(ws: WorkspaceBuilder) -> None:
+    ws.repo("kind", {
+        "site/config.toml": 'baseURL = "https://kind.sigs.k8s.io"\n',
+        "site/static/logo/logo.png": "png",
+        "site/content/_index.md": "# kind\n\n<img src=\"./logo/logo.png\"> ![gone](./logo/gone.png)\n\n"
+                                  "[roadmap]: /docs/contributing/1.0-roadmap\n\nSee the [roadmap].\n",
+        "site/content/docs/contributing/1.0-roadmap.md": "# Roadmap\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"]) for f in json.loads(run.out)["findings"]] == [("AC105", 3)]
