@@ -92,7 +92,6 @@ class Unchecked(StrEnum):
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
     FILE_FRAGMENT = "file-fragment"  # an image's or data file's fragment (`logo.png#only-light`)
     FOLDER_FRAGMENT = "folder-without-page"  # a folder's fragment, and the folder shows no page
-    SITE_BUILD = "site-build"  # a route a site's build decides (generated pages, plugins)
 
 
 # What a heading's slug is made of (anchor.github_slug: word characters, dashes and
@@ -1174,7 +1173,8 @@ class Resolver:
             return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
         if ref.kind is RefKind.SLUG and len(files) == 1 and not _slug_shaped(
                 name.lower().removeprefix("user-content-")) and not (
-                self._renderer(ref) is None and language_of(files[0][1]) == "markdown"):
+                self._renderer(ref) is None and language_of(files[0][1]) == "markdown") \
+                and not name.startswith("#"):  # (`##x`, a doubled hash: no build makes such an id)
             # (Where GitHub shows a Markdown file, nothing is generated: its headings
             # and ids are all the anchors it has; `#discuss.kubernetes.io` is broken.)
             # No heading's slug can be this fragment (`#gateway.networking.k8s.io/v1beta1.

@@ -226,3 +226,14 @@ def test_a_hugo_home_page_shows_static_files_and_dotted_page_names(ws: Workspace
     })
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["line"]) for f in json.loads(run.out)["findings"]] == [("AC105", 3)]
+
+
+def test_a_doubled_hash_is_broken_on_a_site_too(ws: WorkspaceBuilder) -> None:
+    # `part-4.md##x` asks for the id `#x`, which no heading and no build makes.
+    ws.repo("docs", {
+        "website/docusaurus.config.js": "module.exports = { presets: [['classic', { docs: { path: '../docs' } }]] }\n",
+        "docs/part-4.md": "# Part 4\n\n## Using extraReducers\n",
+        "docs/part-5.md": "# Part 5\n\n[fine](./part-4.md#using-extrareducers), [doubled](./part-4.md##using-extrareducers)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 3, 42)]
