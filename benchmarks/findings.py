@@ -20,13 +20,10 @@ import tempfile
 from pathlib import Path
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("repos", nargs="+", metavar="NAME=GITDIR[@REF][#OWNER/REPO]")
-    ap.add_argument("--show", action="append", default=[], metavar="CODE")
-    args = ap.parse_args()
+def workspace_config(repos: list[str]) -> str:
+    """An anchorcheck.toml naming each NAME=GITDIR[@REF][#OWNER/REPO] as a repo."""
     config = ""
-    for item in args.repos:
+    for item in repos:
         name, sep, rest = item.partition("=")
         if not sep or not name:
             raise SystemExit(f"findings: {item!r} is not NAME=GITDIR[@REF][#OWNER/REPO]")
@@ -34,6 +31,15 @@ def main() -> None:
         path, _, ref = rest.partition("@")
         config += f'[[repo]]\nname = "{name}"\npath = "{Path(path).resolve()}"\nref = "{ref or "HEAD"}"\n'
         config += f'url = "https://github.com/{slug}"\n\n' if slug else "\n"
+    return config
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("repos", nargs="+", metavar="NAME=GITDIR[@REF][#OWNER/REPO]")
+    ap.add_argument("--show", action="append", default=[], metavar="CODE")
+    args = ap.parse_args()
+    config = workspace_config(args.repos)
     with tempfile.TemporaryDirectory() as root:
         (Path(root) / "anchorcheck.toml").write_text(config, encoding="utf-8")
         run = subprocess.run([sys.executable, "-m", "anchorcheck", "check", "--no-cache", "--format", "json",

@@ -21,18 +21,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-
-def config_for(repos: list[str]) -> str:
-    config = ""
-    for item in repos:
-        name, sep, rest = item.partition("=")
-        if not sep or not name:
-            raise SystemExit(f"findings_diff: {item!r} is not NAME=GITDIR[@REF][#OWNER/REPO]")
-        rest, _, slug = rest.partition("#")
-        path, _, ref = rest.partition("@")
-        config += f'[[repo]]\nname = "{name}"\npath = "{Path(path).resolve()}"\nref = "{ref or "HEAD"}"\n'
-        config += f'url = "https://github.com/{slug}"\n\n' if slug else "\n"
-    return config
+from findings import workspace_config  # (benchmarks/ is on the path when run as a script)
 
 
 def findings(tree: str, root: str, select: str | None) -> list[dict[str, Any]]:
@@ -56,7 +45,7 @@ def main() -> None:
     ap.add_argument("repos", nargs="+", metavar="NAME=GITDIR[@REF][#OWNER/REPO]")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as root:
-        (Path(root) / "anchorcheck.toml").write_text(config_for(args.repos), encoding="utf-8")
+        (Path(root) / "anchorcheck.toml").write_text(workspace_config(args.repos), encoding="utf-8")
         old, new = findings(args.old, root, args.select), findings(args.new, root, args.select)
 
     def key(f: dict[str, Any]) -> tuple[str, str, str, int, int]:

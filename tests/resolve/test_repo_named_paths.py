@@ -12,18 +12,8 @@ from anchorcheck.pr.change import ChangeSpec
 from anchorcheck.pr.mergeorder import analyse
 from anchorcheck.report.merge_order import advise
 from tests.conftest import WorkspaceBuilder, run_cli
+from tests.pr.test_stale_comments import DEPLOY  # the seed's deployment: `type: Recreate` at :9
 
-# The seed's deployment, kept where `helm create client` puts it: client/templates/.
-DEPLOY = """apiVersion: apps/v1
-kind: Deployment
-spec:
-  replicas: 1
-  # ROLLBACK ON THE DEGRADED PATH
-  # Recreate (below) guarantees the old pod is gone before the new one starts,
-  # so two managers never hold the queue at once.
-  strategy:
-    type: Recreate
-"""
 CHART = {"client/Chart.yaml": "apiVersion: v2\nname: client\nversion: 1.9.58\n",
          "client/templates/jobs-manager-deployment.yaml": DEPLOY}
 README = ("# Runtime\n\n"
