@@ -143,8 +143,20 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 options = _js_block(text, folder)
                 path = _value(_JS_KEY, "path", options) if options else None
                 route = _value(_JS_KEY, "routeBasePath", options) if options else None
+                base = (route if route is not None else base_url).strip("/")
                 found.append(Site(DOCUSAURUS, _join(where, path or folder), config, static=static,
-                                  base_url=(route if route is not None else base_url).strip("/")))
+                                  base_url=base))
+                if folder == "docs":
+                    # Versioned docs: `versioned_docs/version-7.2/` beside the config,
+                    # built when versions.json lists it (react-redux keeps old versions'
+                    # folders it no longer builds: GitHub shows those), served under the
+                    # version's name (links within one version are relative: the prefix
+                    # only needs to be the same for all its pages).
+                    for name in _js_list(f"v: {read(_join(where, 'versions.json')) or '[]'}", "v"):
+                        version = _join(where, f"versioned_docs/version-{name}")
+                        if version in dirs:
+                            found.append(Site(DOCUSAURUS, version, config, static=static,
+                                              base_url="/".join(p for p in (base, name) if p)))
             found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
         elif base.startswith("_config."):
             text = read(config) or ""

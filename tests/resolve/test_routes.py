@@ -237,3 +237,22 @@ def test_a_doubled_hash_is_broken_on_a_site_too(ws: WorkspaceBuilder) -> None:
     })
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 3, 42)]
+
+
+def test_docusaurus_versioned_docs_link_by_id_within_their_version(ws: WorkspaceBuilder) -> None:
+    # react-redux's shape: website/versioned_docs/version-7.2/, linked by doc id; a
+    # version versions.json does not list is not built (GitHub shows it: 6.x's link).
+    ws.repo("react-redux", {
+        "website/docusaurus.config.ts": "export default { presets: [['classic', { docs: { path: '../docs' } }]] }\n",
+        "website/versions.json": '["7.2"]\n',
+        "website/versioned_docs/version-6.x/api/connect.md": "# connect\n\n[here](../using/connect-mapstate)\n",
+        "website/versioned_docs/version-6.x/using/connect-extracting-data.md": "---\nid: connect-mapstate\n---\n# E\n",
+        "docs/api/connect.md": "---\nid: connect\n---\n# connect\n",
+        "website/versioned_docs/version-7.2/using/connect-extracting-data.md": "---\nid: connect-mapstate\n---\n# Extracting\n",
+        "website/versioned_docs/version-7.2/api/connect.md":
+            "---\nid: connect\n---\n# connect\n\n[here](../using/connect-mapstate), [gone](../using/connect-nothing)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC105", "website/versioned_docs/version-6.x/api/connect.md", 3),
+        ("AC105", "website/versioned_docs/version-7.2/api/connect.md", 6)]
