@@ -23,6 +23,7 @@ nothing.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -136,7 +137,8 @@ class LineWalk:
         for res in self.claims:
             if id(res) in found:
                 when, lines = found[id(res)]
-                check = _outcome(res, when, self.index.snapshots[res.files[0][0]].commit, lines, self.git)
+                check = _outcome(res, when, self.index.snapshots[res.files[0][0]].commit, lines, self.git,
+                                 self.index)
                 if check is not None:
                     checks.append(check)
         return checks
@@ -323,6 +325,7 @@ _AT_ONCE = 4
 
 def _outcome(
     res: Resolution, when: Written, now: str, lines: list[BlameLine], git: _GitOf,
+    index: WorkspaceIndex | None = None,
 ) -> ClaimCheck | None:
     ref = res.reference
     assert ref.lines is not None
@@ -344,14 +347,51 @@ def _outcome(
                               f"are now at {new_span}", new_span, rewrite_span(ref, span, new_span))
         return ClaimCheck(ref, "AC205", f"the lines {shown}:{span} meant when this was {written} "
                           f"are now spread over {_span(a, b)}: lines were added between them since")
-    changed = next(line.changed_by for line in lines if line.commit != now)
     g = git(repo)
+    if len(lines) == 1 and g is not None and index is not None:
+        kept = _value_updated(res, when, g, index)
+        if kept is not None:
+            return None if kept == first else ClaimCheck(
+                ref, "AC201", f"the line {shown}:{span} meant when this was {written} is now at {kept} "
+                f"(its value updated since)", str(kept), rewrite_span(ref, span, str(kept)))
+    changed = next(line.changed_by for line in lines if line.commit != now)
     subject = g.subject(changed) if changed and g is not None else ""
     by = f"{changed[:12]}" + (f" ({subject!r})" if subject else "") if changed else "a later commit"
     count = len(lines) - len(standing)
     which = "the lines" if not standing else f"{count} of the {len(lines)} lines"
     return ClaimCheck(ref, "AC205", f"{which} {shown}:{span} meant when this was {written} were "
                       f"rewritten since, in {by}")
+
+
+# A line that sets a value: its key (`GOLANG_VERSION:`, `__version__ =`) and the value.
+_SETTING = re.compile(r"""\s*(?P<key>[\w.\-"']*[A-Za-z][\w.\-"']*\s*[:=])\s*(?P<value>\S.*?)\s*$""")
+# A literal value (a quoted string, a number or version, a boolean), maybe with a
+# trailing comment: `step = three` names code, and its rewrite is one.
+_LITERAL = re.compile(r"""(?:"[^"]*"|'[^']*'|[vV]?\d[\w.+\-]*|true|false|True|False|null|~),?\s*(?:#.*)?""")
+
+
+def _value_updated(res: Resolution, when: Written, g: GitRepo, index: WorkspaceIndex) -> int | None:
+    """Where a cited line that sets a value stands now, when only its value changed:
+    a link to `go.yml#L12` (`GOLANG_VERSION: '1.23'`) points at where the version is
+    set, and a bump to 1.26 rewrites no line it meant (unless the citing line quotes the
+    old value). The line's number now when its key is on exactly one line of the file,
+    else None (the rewrite stands)."""
+    ref = res.reference
+    assert ref.lines is not None
+    repo, path = res.files[0]
+    then = g.text_at(when.seen, path)
+    now_text = index.text(repo, path)
+    citing = (index.text(ref.repo, ref.path) or "").split("\n")
+    if then is None or now_text is None or not 0 < ref.lines[0] <= len(then.split("\n")):
+        return None
+    old = _SETTING.fullmatch(then.split("\n")[ref.lines[0] - 1])
+    if old is None or not _LITERAL.fullmatch(old.group("value")) or (
+            ref.line <= len(citing) and old.group("value").strip("'\",") in citing[ref.line - 1]):
+        return None
+    key = old.group("key").replace(" ", "")
+    places = [(n, m) for n, line in enumerate(now_text.split("\n"), 1)
+              if (m := _SETTING.fullmatch(line)) is not None and m.group("key").replace(" ", "") == key]
+    return places[0][0] if len(places) == 1 and _LITERAL.fullmatch(places[0][1].group("value")) else None
 
 
 def _span(a: int, b: int) -> str:

@@ -212,3 +212,23 @@ def test_a_cross_repo_link_is_seen_where_the_file_had_its_lines_whatever_the_dat
     found = _findings(run.out, "AC201", "AC205")
     assert [(f["code"], f["repo"], f["path"]) for f in found] == [("AC201", "docs", "README.md")], run.out
     assert "chart:values.yaml:8" in str(found[0]["message"]) and "now at 10" in str(found[0]["message"])
+
+
+def test_a_cited_line_whose_value_was_updated_still_stands(ws: WorkspaceBuilder) -> None:
+    # A link to where a version is set (`go.yml#L3`) points at the setting, not at its
+    # value: a bump rewrites nothing it meant, unless the citing line quotes the value
+    # (line 5); a setting that then moved is where it is now (AC201, fixable).
+    workflow = "name: go\nenv:\n  GOLANG_VERSION: '1.23'\n  OTHER: 7\n"
+    app = ws.repo("app", {".github/go.yml": workflow, "README.md": "# App\n"})
+    url = "https://github.com/acme/app/blob/main/.github/go.yml"
+    commit(app, {"README.md": f"# App\n\nThe [Go version]({url}#L3) used.\n\n"
+                              f"It is [1.23]({url}#L3) for now.\n\nThe [other]({url}#L4).\n"}, "links")
+    bumped = workflow.replace("1.23", "1.26").replace("OTHER: 7", "OTHER: 8")
+    commit(app, {".github/go.yml": bumped}, "bump")
+    ws.with_urls("acme", "app")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert [(f["code"], f["line"]) for f in _findings(run.out, "AC201", "AC205")] == [("AC205", 5)], run.out
+    commit(app, {".github/go.yml": bumped.replace("env:\n", "env:\n  FIRST: 1\n")}, "a setting above")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    found = [(f["code"], f["line"], f.get("suggestion")) for f in _findings(run.out, "AC201", "AC205")]
+    assert found == [("AC201", 3, "4"), ("AC205", 5, None), ("AC201", 7, "5")], run.out
