@@ -122,7 +122,7 @@ def read_markdown(
             anchors.extend(_explicit_anchors(lines, block))
         if keep_block:
             comments.append(_comment(lines, block))
-    if "{" in text and ("```" in text or "~~~" in text):
+    if "{" in text and ("```" in text or "~~~" in text or ":::" in text):
         anchors.extend(_fence_ids(lines))
     if ":name:" in text or "{figure-md}" in text:
         anchors.extend(_directive_names(lines))
@@ -188,7 +188,8 @@ def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
 
 
 # A fenced code block given an id (attr_list on the fence: `` ``` { .sh #example } ``).
-_FENCE_ID = compiled_on_use(r"[ \t]*(?:`{3,}|~{3,})[^`\n]*?" + _ID_LIST + r"[ \t]*")
+# (And a custom container's, VitePress' `::: warning In-Source Testing {#in-source-testing}`.)
+_FENCE_ID = compiled_on_use(r"[ \t]*(?:`{3,}|~{3,}|:{3,})[^`\n]*?" + _ID_LIST + r"[ \t]*")
 
 
 def _fence_ids(lines: list[str]) -> Iterator[Anchor]:

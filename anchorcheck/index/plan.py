@@ -79,10 +79,28 @@ def is_history(path: str) -> bool:
     return parts[-1].rpartition(".")[0] in _HISTORY_NAMES or not _HISTORY_DIRS.isdisjoint(parts[:-1])
 
 
+# Upgrade and migration guides name what a release removed, as a record of it (bubbletea's
+# UPGRADE_GUIDE_V2.md lists the options v2 removed: 17 false AC203); their links still
+# lead readers to today's docs, and are checked.
+_MIGRATION_STEMS = ("upgrad", "migrat")
+_MIGRATION_DIRS = frozenset(("migration", "migrations", "migrating", "upgrade", "upgrades", "upgrading"))
+
+
+def is_migration(path: str) -> bool:
+    """Whether `path` is an upgrade or migration guide in Markdown (UPGRADE_GUIDE_V2.md,
+    docs/migration/v3.md, migrating-rtk-2.md): its mentions are not read."""
+    if not path.lower().endswith((".md", ".markdown")):
+        return False
+    parts = path.lower().split("/")
+    return parts[-1].startswith(_MIGRATION_STEMS) or not _MIGRATION_DIRS.isdisjoint(parts[:-1])
+
+
 def _located(blob: BlobIndex, repo: str, path: str) -> _Located:
     """What `blob` holds, placed at `repo` and `path`."""
     if (blob.references or blob.mentions) and is_history(path):
         blob = replace(blob, references=(), mentions=())
+    elif blob.mentions and is_migration(path):
+        blob = replace(blob, mentions=())
     mentions = [Mention(n, repo, path, line, col) for n, line, col in blob.mentions]
     if _placed_at(blob, repo, path):  # as a worker's results are (pool.unpack)
         return list(blob.anchors), list(blob.references), mentions, list(blob.suppressions)

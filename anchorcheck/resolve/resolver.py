@@ -137,6 +137,15 @@ def test_input(path: str) -> bool:
     return not parts[-1].startswith("readme") and not _TEST_DIRS.isdisjoint(parts[:-1])
 
 
+# VitePress' include (`<!--@include: ./parts/basics.md-->`).
+_VITEPRESS_INCLUDE = re.compile(r"<!--\s*@include:\s*([^\n>]+?)\s*-->")
+# A directive that builds a page's content and anchors: mkdocstrings' and mkdocs-click's
+# `::: identifier`, Sphinx's `.. automodule::`, MyST's ```` ```{autoclass} ````.
+# (A VitePress container, `::: tip`, names no dotted object.)
+_BUILD_DIRECTIVE = re.compile(r"(?m)^(?:[ \t]*:::[ \t]+(?:[A-Za-z_]\w*(?:\.\w+)+|mkdocs-click|mkdocs-typer)"
+                              r"[ \t]*$|\.\. auto\w+::|[`:]{3,}\{auto\w+\})")
+# mkdocstrings' directive naming a Python object: `::: hatch.env.plugin.interface.X`.
+_MKDOCSTRINGS = re.compile(r"(?m)^[ \t]*:::[ \t]+([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)[ \t]*$")
 # MyST's link schemes (its docs: "Cross-references"), which read as a `repo:path`.
 _MYST_SCHEMES = frozenset({"project", "path", "inv"})
 # pymdownx.snippets' include line, `--8<-- "CONTRIBUTING.md"`.
@@ -234,6 +243,8 @@ class WorkspaceIndex:
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
         self._routes: dict[tuple[str, str, str], Routes] = {}  # see routes()
         self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
+        self._builds: dict[FileId, bool] = {}  # see builds_anchors()
+        self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_page()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
         self._titled: dict[str, dict[str, Anchor]] = {}  # see titled_notes()
         self._snippets: dict[FileId, list[FileId]] = {}  # see snippets()
@@ -499,7 +510,48 @@ class WorkspaceIndex:
                         if self.has_file(repo, candidate):
                             found.append((repo, candidate))
                             break
+            if text and "@include:" in text:
+                # VitePress' `<!--@include: ./cli-generated.md-->`, from the page's folder
+                # (`@/` from the site's source root).
+                site = site_of(self.sites(repo), path)
+                for m in _VITEPRESS_INCLUDE.finditer(text):
+                    target = m.group(1).strip().partition("{")[0].partition("#")[0]
+                    root = site.root if site is not None else ""
+                    candidate = posixpath.normpath(posixpath.join(root, target[2:]) if target.startswith("@/")
+                                                   else posixpath.join(posixpath.dirname(path), target))
+                    if self.has_file(repo, candidate):
+                        found.append((repo, candidate))
         return found
+
+    def builds_anchors(self, where: FileId) -> bool:
+        """Whether a documentation page gets anchors at build time from a directive in
+        it: mkdocstrings' and mkdocs-click's `::: hatch.cli` (hatch's CLI reference is
+        that line alone; its `#hatch-env-lock` is made by the build), Sphinx's
+        `.. automodule::` or MyST's `{automodule}`."""
+        found = self._builds.get(where)
+        if found is None:
+            repo, path = where
+            text = self.text(repo, path) if language_of(path) == "markdown" else None
+            found = self._builds[where] = bool(text) and _BUILD_DIRECTIVE.search(text or "") is not None
+        return found
+
+    def rendering_pages(self, repo: str, path: str) -> set[str]:
+        """The MkDocs pages that show a Python module's docstrings: those whose
+        mkdocstrings directive (`::: hatch.env.plugin.interface.EnvironmentInterface`)
+        names the module or something in it."""
+        pages = self._rendering.get(repo)
+        if pages is None:
+            pages = self._rendering[repo] = {}
+            snap = self.snapshots.get(repo)
+            docs = [p for p in (snap.paths if snap is not None else ()) if language_of(p) == "markdown"
+                    and site_of(self.sites(repo), p) is not None]
+            for page, text in self.texts(repo, [p for p in docs if self.builds_anchors((repo, p))]).items():
+                for m in _MKDOCSTRINGS.finditer(text):
+                    pages.setdefault(m.group(1), []).append(page)
+        module = posixpath.splitext(path)[0].replace("/", ".")
+        return {page for name, where in pages.items() for page in where
+                if module.endswith("." + name) or module == name
+                or any(module.endswith("." + name.rsplit(".", k)[0]) for k in range(1, name.count(".") + 1))}
 
     def text(self, repo: str, path: str) -> str | None:
         """A file's text, read from git (a second, small read, for the few files a
@@ -878,6 +930,18 @@ class Resolver:
             if targets and site is not None and site.renderer in (SPHINX, ANY_SITE.renderer):
                 # a MyST target's name (`(labels/line-length)=`), linked from any page
                 return tuple(sorted(targets))
+            if language_of(ref.path) == "python":
+                # The page whose mkdocstrings directive shows this module's docstrings:
+                # their links are relative to it (hatch's `reference.md#...` in
+                # env/plugin/interface.py is docs/plugins/environment/reference.md).
+                # (Several pages may show parts of one module: the link is the one file
+                # it names from all those where it names one.)
+                shown = {self._page(ref.repo, posixpath.normpath(posixpath.join(posixpath.dirname(p), path)),
+                                    self.index.site_of(ref.repo, p))
+                         for p in self.index.rendering_pages(ref.repo, ref.path)}
+                shown.discard(None)
+                if len(shown) == 1:
+                    return ((ref.repo, str(shown.pop())),)
             if language_of(ref.path) != "markdown":
                 # A link in a docstring or doc comment is relative to the page it is
                 # shown on, not to the source file (mkdocstrings: pydantic's
@@ -1157,9 +1221,9 @@ class Resolver:
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
             site = self._renderer(ref)
-            if site is not None and site.renderer in (MKDOCS, ANY_SITE.renderer):
+            if site is not None and site.renderer in (MKDOCS, VITEPRESS, ANY_SITE.renderer):
                 # pymdownx.snippets: a page holding `--8<-- "CONTRIBUTING.md"` shows that
-                # file's headings (mkdocs' about/contributing.md).
+                # file's headings (mkdocs' about/contributing.md); VitePress' includes.
                 hits = [a for f in files for g in self.index.snippets(f)
                         for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
             if not hits and site is not None:
@@ -1180,6 +1244,10 @@ class Resolver:
             # No heading's slug can be this fragment (`#gateway.networking.k8s.io/v1beta1.
             # Gateway`), and no id given by hand is it (those matched above): content a
             # build generates names it. The file is checked; the fragment is not.
+            return Resolution(ref, Status.RESOLVED, files=files, unchecked=Unchecked.BUILT_FRAGMENT)
+        if ref.kind is RefKind.SLUG and len(files) == 1 and self.index.builds_anchors(files[0]):
+            # The page's anchors are made by its build (mkdocs-click's `#hatch-env-lock`):
+            # the file is checked, the fragment cannot be.
             return Resolution(ref, Status.RESOLVED, files=files, unchecked=Unchecked.BUILT_FRAGMENT)
         if len(files) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(files)))

@@ -675,3 +675,18 @@ def test_a_myst_target_is_linked_to_by_name_from_any_page(ws: WorkspaceBuilder) 
         "docs/cli/pip.rst": "pip\n===\n",
     })
     assert codes(ws) == [("AC105", "docs/cli/index.md", 1), ("AC105", "docs/faq.md", 1)]
+
+
+def test_an_upgrade_guide_names_what_was_removed_as_a_record(ws: WorkspaceBuilder) -> None:
+    # bubbletea's UPGRADE_GUIDE_V2.md lists the options v2 removed: a record, not a claim
+    # (AC203); its links still lead to today's docs, and are checked.
+    repo = ws.repo("tea", {"tea.go": "package tea\n\nfunc WithReportFocus() {}\n\nfunc Run() {}\n",
+                           "README.md": "# Tea\n\nCall `Run()`.\n"})
+    from anchorcheck.git.repobuilder import commit
+
+    commit(repo, {"tea.go": "package tea\n\nfunc Run() {}\n"}, "remove WithReportFocus")
+    commit(repo, {"UPGRADE_GUIDE_V2.md": "# Upgrading\n\n## Removed options\n\n- `WithReportFocus()`: gone, see [the guide](nope.md)\n",
+                  "docs/notes.md": "# Notes\n\nUse `WithReportFocus()` to report focus.\n"}, "docs")
+    run = ws.check("--format", "json", "--no-cache", "--select", "AC105,AC203")
+    found = sorted((f["code"], f["path"]) for f in json.loads(run.out)["findings"])
+    assert found == [("AC105", "UPGRADE_GUIDE_V2.md"), ("AC203", "docs/notes.md")]

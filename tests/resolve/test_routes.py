@@ -256,3 +256,34 @@ def test_docusaurus_versioned_docs_link_by_id_within_their_version(ws: Workspace
     assert [(f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]] == [
         ("AC105", "website/versioned_docs/version-6.x/api/connect.md", 3),
         ("AC105", "website/versioned_docs/version-7.2/api/connect.md", 6)]
+
+
+def test_pages_built_from_directives_and_docstrings_shown_on_a_page(ws: WorkspaceBuilder) -> None:
+    # hatch's shapes: docs/cli/reference.md is a `::: mkdocs-click` directive alone (its
+    # ids are the build's), and mkdocstrings shows interface.py's docstrings on
+    # docs/plugins/environment/reference.md, where their `reference.md#...` links point.
+    ws.repo("hatch", {
+        "mkdocs.yml": "site_name: hatch\nplugins:\n  - mkdocstrings\n",
+        "docs/cli/reference.md": "::: mkdocs-click\n    :module: hatch.cli\n    :command: hatch\n",
+        "docs/plugins/environment/reference.md": "# Environment plugins\n\n::: hatch.env.plugin.interface.EnvironmentInterface\n",
+        "docs/plugins/builder/reference.md": "# Builders\n\n::: hatchling.builders.plugin.interface.BuilderInterface\n",
+        "docs/plugins/utilities.md": "# Utilities\n\n::: hatch.env.plugin.interface.FileSystemContext\n",
+        "docs/intro.md": "# Intro\n\nRun [`hatch new`](cli/reference.md#hatch-new), see [tips](tips.md#nope).\n",
+        "docs/tips.md": "# Tips\n\n::: warning Careful {#careful}\nx\n:::\n",
+        "docs/more.md": "# More\n\n[careful](tips.md#careful)\n",
+        "src/hatch/env/plugin/interface.py": '"""Environments.\n\nSee [dependencies](reference.md#hatch.env.plugin.interface.EnvironmentInterface.dependencies).\n"""\n',
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC101", "docs/intro.md", 3)]
+
+
+def test_a_vitepress_page_shows_the_headings_it_includes(ws: WorkspaceBuilder) -> None:
+    ws.repo("vitest", {
+        "docs/.vitepress/config.ts": "export default {}\n",
+        "docs/guide/cli.md": "# CLI\n\n<!--@include: ./cli-generated.md-->\n",
+        "docs/guide/cli-generated.md": "### fileParallelism\n\nx\n",
+        "docs/guide/debugging.md": "# Debugging\n\n[no parallelism](/guide/cli#fileparallelism), [gone](/guide/cli#nope)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 3, 47)]
