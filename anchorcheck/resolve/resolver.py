@@ -146,6 +146,8 @@ _BUILD_DIRECTIVE = re.compile(r"(?m)^(?:[ \t]*:::[ \t]+(?:[A-Za-z_]\w*(?:\.\w+)+
                               r"[ \t]*$|\.\. auto\w+::|[`:]{3,}\{auto\w+\})")
 # mkdocstrings' directive naming a Python object: `::: hatch.env.plugin.interface.X`.
 _MKDOCSTRINGS = re.compile(r"(?m)^[ \t]*:::[ \t]+([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)[ \t]*$")
+# A reST label: `.. _api-validators:` alone on its line.
+_RST_LABEL = re.compile(r"(?m)^\.\. _([^:`\n]+):[ \t]*$")
 # MyST's link schemes (its docs: "Cross-references"), which read as a `repo:path`.
 _MYST_SCHEMES = frozenset({"project", "path", "inv"})
 # pymdownx.snippets' include line, `--8<-- "CONTRIBUTING.md"`.
@@ -244,6 +246,7 @@ class WorkspaceIndex:
         self._routes: dict[tuple[str, str, str], Routes] = {}  # see routes()
         self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
+        self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
         self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_page()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
         self._titled: dict[str, dict[str, Anchor]] = {}  # see titled_notes()
@@ -533,6 +536,21 @@ class WorkspaceIndex:
             repo, path = where
             text = self.text(repo, path) if language_of(path) == "markdown" else None
             found = self._builds[where] = bool(text) and _BUILD_DIRECTIVE.search(text or "") is not None
+        return found
+
+    def sphinx_labels(self, repo: str, site: Site) -> dict[str, str]:
+        """A Sphinx site's reST labels (`.. _api-validators:`), by name, with the file
+        defining each; read on first need."""
+        key = (repo, site.renderer, site.root)
+        found = self._labels.get(key)
+        if found is None:
+            found = self._labels[key] = {}
+            snap = self.snapshots.get(repo)
+            paths = snap.paths if snap is not None else ()
+            sources = [p for p in paths if p.endswith(".rst") and site.holds(p)]
+            for path, text in self.texts(repo, sources).items():
+                for m in _RST_LABEL.finditer(text):
+                    found.setdefault(m.group(1).strip(), path)
         return found
 
     def rendering_pages(self, repo: str, path: str) -> set[str]:
@@ -930,6 +948,11 @@ class Resolver:
             if targets and site is not None and site.renderer in (SPHINX, ANY_SITE.renderer):
                 # a MyST target's name (`(labels/line-length)=`), linked from any page
                 return tuple(sorted(targets))
+            by_label = site is not None and site.renderer == SPHINX and "." not in path.rpartition("/")[2]
+            labels = self.index.sphinx_labels(ref.repo, site) if by_label and site is not None else {}
+            if path.strip() in labels:
+                # a reST label (`.. _api-validators:` in api.rst), which MyST links by name
+                return ((ref.repo, labels[path.strip()]),)
             if language_of(ref.path) == "python":
                 # The page whose mkdocstrings directive shows this module's docstrings:
                 # their links are relative to it (hatch's `reference.md#...` in
@@ -1039,7 +1062,9 @@ class Resolver:
             # the repo need not hold (caddy's `/docs/conventions#network-addresses` is
             # caddyserver.com's): not ours to check.
             return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROJECT_SITE)
-        return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
+        # (Where the site would serve it: a folder its build writes and git ignores,
+        # vue-router's `packages/docs/api/` from TypeDoc, is a build's output.)
+        return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, posixpath.join(site.root, path)),))
 
     def _myst_targets(self, ref: Reference, name: str) -> tuple[Anchor, ...]:
         """On a Sphinx site, the targets a `#name` finds on any page of the project:

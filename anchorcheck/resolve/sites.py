@@ -87,7 +87,8 @@ _CONFIG_NAMES = {
 _VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
 _TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
-_JS_KEY = r"\b{key}\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
+# (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
+_JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
 _REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
 
 
@@ -157,6 +158,15 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                         if version in dirs:
                             found.append(Site(DOCUSAURUS, version, config, static=static,
                                               base_url="/".join(p for p in (base, name) if p)))
+            # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
+            # at `routeBasePath: 'pnpr'`).
+            for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
+                options = _js_block("x: " + text[m.end() - 1:], "x")  # the object that follows
+                path = _value(_JS_KEY, "path", options) if options else None
+                if path:
+                    route = _value(_JS_KEY, "routeBasePath", options) if options else None
+                    found.append(Site(DOCUSAURUS, _join(where, path), config, static=static,
+                                      base_url=(route if route is not None else "docs").strip("/")))
             found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
         elif base.startswith("_config."):
             text = read(config) or ""
@@ -174,7 +184,7 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
 def _js_block(text: str, key: str) -> str | None:
     """The text of the object a JS config gives `key` (`docs: { ... }`), braces
     matched; None when there is none."""
-    m = re.search(rf"\b{re.escape(key)}\s*:\s*\{{", text)
+    m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\{{", text)
     if m is None:
         return None
     depth, at = 1, m.end()
@@ -186,7 +196,7 @@ def _js_block(text: str, key: str) -> str | None:
 
 def _js_list(text: str, key: str) -> tuple[str, ...]:
     """The strings of a JS config's `key: ['a', 'b']`."""
-    m = re.search(rf"\b{re.escape(key)}\s*:\s*\[([^\]]*)\]", text)
+    m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\[([^\]]*)\]", text)
     return tuple(re.findall(r"['\"`]([^'\"`]+)['\"`]", m.group(1))) if m else ()
 
 

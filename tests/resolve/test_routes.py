@@ -287,3 +287,29 @@ def test_a_vitepress_page_shows_the_headings_it_includes(ws: WorkspaceBuilder) -
     })
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 3, 47)]
+
+
+def test_docs_plugin_instances_quoted_keys_rst_labels_and_ignored_build_output(ws: WorkspaceBuilder) -> None:
+    # pnpm.io's config quotes its keys and adds a second docs instance; attrs' MyST page
+    # links a reST label; vue-router's /api/ pages are written by TypeDoc, git-ignored.
+    ws.repo("pnpm", {
+        "docusaurus.config.ts": 'export default { presets: [["classic", { "docs": { "path": "./docs", '
+                                '"routeBasePath": "/" } }]],\n  "plugins": [["@docusaurus/plugin-content-docs",'
+                                " { id: 'pnpr', path: './pnpr-docs', routeBasePath: 'pnpr' }]] }\n",
+        "docs/cli/stage.md": "# stage\n",
+        "pnpr-docs/introduction.md": "---\nslug: /\n---\n# pnpr\n",
+        "pnpr-docs/endpoints.md": "# Endpoints\n\n[stage](/cli/stage), [pnpr](/pnpr), [gone](/cli/nothing)\n",
+    })
+    ws.repo("attrs", {
+        "docs/conf.py": "extensions = ['myst_parser']\n",
+        "docs/api.rst": "API\n===\n\n.. _api-validators:\n\nValidators\n----------\n",
+        "docs/init.md": "# Init\n\n[check them out]( api-validators), [nope](api-nothing)\n",
+    })
+    ws.repo("router", {
+        "packages/docs/.vitepress/config.ts": "export default {}\n",
+        "packages/docs/.gitignore": "api\n",
+        "packages/docs/guide/routing.md": "# Routing\n\n[hasRoute](/api/interfaces/RouterClassic.md#hasRoute-)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["code"], f["repo"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC105", "attrs", 3, 36), ("AC105", "pnpm", 3, 37)]
