@@ -248,7 +248,12 @@ def find_references(
                 # crossplane/...)`: 12 false AC105).
                 take(m.span())
     if in_markdown and ("href" in text or "src" in text):
+        # (An HTML tag shown in a code span, `` `<a href="/...">` ``, is code too.)
+        shown_code = code_spans(text) if "`" in text else []
         for m in _HTML_LINK.finditer(text):
+            if shown_code and any(a <= m.start() < b for a, b in shown_code):
+                take(m.span())
+                continue
             ref = _html_link_reference(joined, m)
             if ref is not None and free(m):
                 yield ref

@@ -32,11 +32,12 @@ from anchorcheck.resolve.routes import (
     JekyllConfig,
     Routes,
     docusaurus_routes,
-    front_matter_routes,
+    hugo_routes,
     jekyll_routes,
 )
 from anchorcheck.resolve.sites import (
     ANY_SITE,
+    ASTRO,
     DOCUSAURUS,
     HUGO,
     JEKYLL,
@@ -83,8 +84,9 @@ class Unchecked(StrEnum):
     SHARED_TITLE = "shared-title"  # a title many documents share, named with no place
     QUOTED_PROSE = "quoted-prose"  # a quoted phrase that is no heading's shape
     FOREIGN_MODULE = "module-outside-workspace"  # `Note [X] in GHC.IO.Unsafe`: base's
-    UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes
+    UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes and files
     CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
+    SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
@@ -634,7 +636,7 @@ class WorkspaceIndex:
                     self.text(repo, posixpath.join(site.root, "_config.yml")))
                 found = jekyll_routes(site.root, paths, read, config)
             elif site.renderer == HUGO:
-                found = front_matter_routes(site.root, paths, read, ("url", "aliases"))
+                found = hugo_routes(site.root, paths, read)
             elif site.renderer == DOCUSAURUS:
                 found = docusaurus_routes(site.root, site.base_url, paths, read)
             else:
@@ -808,6 +810,10 @@ class Resolver:
                 elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
+            if located.status is Status.DANGLING_PATH and copied_path(ref.path) and not ref.relative:
+                # A vendored copy's comment names its upstream's files (valkey's
+                # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`).
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
             if located.status is Status.DANGLING_PATH and self._generated(ref, located):
                 # A path git ignores is a build's output (ruff's docs link the
                 # settings.md and rules/ pages its docs build writes: 90 false AC105).
@@ -1047,6 +1053,9 @@ class Resolver:
         routed = self._routed(ref, "/" + path, site)
         if routed is not None:
             return ((ref.repo, routed),)
+        if site.renderer == ASTRO and "." not in path.rstrip("/").rpartition("/")[2]:
+            # A page URL of an Astro site: its routes are code (`[...slug].astro`).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_ROUTE)
         parts = ref.path.split("/")[:-1]
         for depth in range(len(parts) + 1):
             root = "/".join(parts[:depth])
@@ -1091,12 +1100,12 @@ class Resolver:
         """The page a site serves at a root-relative URL by its routes (Jekyll's
         permalinks and collections, Hugo's aliases, Docusaurus' slugs), its base URL
         allowed in front; or a file its source serves as it is."""
-        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS):
+        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS, ASTRO):
             return None
         base = site.jekyll.baseurl if site.jekyll is not None else ""
         # (Docusaurus: a URL may be another docs folder's, or a static file's.)
         sites = [s for s in self.index.sites(ref.repo) if s.renderer == site.renderer] \
-            if site.renderer == DOCUSAURUS else [site]
+            if site.renderer == DOCUSAURUS else [site] if site.renderer != ASTRO else []
         for candidate in (url, url.removeprefix(f"/{base}")) if base else (url,):
             for each in sites:
                 page = self.index.routes(ref.repo, each).page(candidate)
@@ -1112,7 +1121,7 @@ class Resolver:
         """A relative link from a page whose URL its site decides (a Jekyll page at
         `/docs/installation/other-linux/` links `../ubuntu/`): followed from that URL,
         as the reader's browser does, to a routed page or a file served as it is."""
-        if site.renderer not in (JEKYLL, DOCUSAURUS):
+        if site.renderer not in (JEKYLL, DOCUSAURUS, HUGO):
             return None
         url = self.index.routes(ref.repo, site).by_file.get(ref.path)
         if url is None:
@@ -1122,7 +1131,10 @@ class Resolver:
         if not joined.startswith("/"):
             return None
         page = self._routed(ref, joined, site)
-        if page is None and not joined.endswith("/"):
+        source = joined.lower().endswith((".md", ".markdown", ".mdx"))
+        if page is None and not joined.endswith("/") and not source:
+            # A file the site copies as it is (an image beside its page); a page's source
+            # is served at its route only (`../components.md` is no URL of Hugo's).
             page = self._page(ref.repo, posixpath.join(site.root, joined.lstrip("/")), None)
         return page
 

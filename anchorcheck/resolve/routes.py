@@ -265,3 +265,28 @@ def docusaurus_routes(root: str, base_url: str, paths: Iterable[str],
         by_file[path] = url
         by_url.setdefault(url_key(url), path)
     return Routes(by_url, by_file)
+
+
+def hugo_url(rel: str) -> str:
+    """The URL Hugo serves a content file at, by its path (`urlize`d: lower case, spaces
+    to `-`): `docs/Reference/API/Kustomization File/bases.md` is
+    `/docs/reference/api/kustomization-file/bases/`, a section's `_index.md` its folder."""
+    folder, _, name = rel.rpartition("/")
+    stem = posixpath.splitext(name)[0]
+    parts = [*(p for p in folder.split("/") if p), *([] if stem.lower() in ("_index", "index") else [stem])]
+    return "/" + "/".join(re.sub(r"\s+", "-", p.strip()).lower() for p in parts) + "/"
+
+
+def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]]) -> Routes:
+    """A Hugo site's pages at the URLs their paths give, and at those their front matter
+    gives (`url:`, `aliases:`)."""
+    prefix = f"{root}/" if root else ""
+    declared = front_matter_routes(root, paths, read, ("url", "aliases"))
+    by_url = dict(declared.by_url)
+    by_file = dict(declared.by_file)
+    for path in paths:
+        if path.startswith(prefix) and path.lower().endswith((".md", ".markdown", ".html")):
+            url = hugo_url(path[len(prefix):])
+            by_url.setdefault(url_key(url), path)
+            by_file.setdefault(path, url)
+    return Routes(by_url, by_file)

@@ -36,7 +36,10 @@ VITEPRESS = "vitepress"
 DOCUSAURUS = "docusaurus"
 SPHINX = "sphinx"
 JEKYLL = "jekyll"
-RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL)
+# Astro: its content collections (`src/content/`) are routed by code (`src/pages/[...slug].astro`),
+# which cannot be read: a page URL into it is counted, not judged; `public/` is served as is.
+ASTRO = "astro"
+RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL, ASTRO)
 # Folders and keys only a Jekyll site's source has beside its `_config.yml` (Jupyter
 # Book also names its config `_config.yml`, beside a `_toc.yml`).
 _JEKYLL_DIRS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
@@ -81,6 +84,7 @@ _CONFIG_NAMES = {
     "config.toml", "config.yaml", "config.yml", "conf.py",
     "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
     "_config.yml", "_config.yaml",
+    "astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs",
 }
 # `.vitepress/config.ts`, or a config split into `.vitepress/config/index.ts` and its
 # siblings (pinia's: config/shared.ts holds its markdown options).
@@ -168,6 +172,10 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                     found.append(Site(DOCUSAURUS, _join(where, path), config, static=static,
                                       base_url=(route if route is not None else "docs").strip("/")))
             found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
+        elif base.startswith("astro.config."):
+            public = (_join(where, "public"),)
+            found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))
+            found.append(Site(ASTRO, _join(where, "src/pages"), config, static=public))
         elif base.startswith("_config."):
             text = read(config) or ""
             if _join(where, "_toc.yml") in known or not (

@@ -313,3 +313,27 @@ def test_docs_plugin_instances_quoted_keys_rst_labels_and_ignored_build_output(w
     run = ws.check("--format", "json", "--no-cache")
     assert sorted((f["code"], f["repo"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]) == [
         ("AC105", "attrs", 3, 36), ("AC105", "pnpm", 3, 37)]
+
+
+def test_hugo_urls_astro_routes_code_spans_and_vendored_citations(ws: WorkspaceBuilder) -> None:
+    # kustomize's Hugo pages live under folders with capitals and spaces, served
+    # urlized; expressjs.com's Astro content is routed by code, its public/ served as is;
+    # an HTML tag in a code span is shown code; valkey's vendored hiredis cites redis.
+    ws.repo("kustomize", {
+        "site/hugo.toml": 'baseURL = "https://kustomize.io"\ncontentDir = "content/en"\n',
+        "site/content/en/docs/Reference/API/Kustomization File/resources.md": "# resources\n",
+        "site/content/en/docs/Reference/API/Kustomization File/bases.md":
+            "# bases\n\n[resources], [gone]\n\n[resources]: /docs/reference/api/kustomization-file/resources\n"
+            "[gone]: /docs/reference/api/kustomization-file/nothing\n",
+    })
+    ws.repo("express", {
+        "astro.config.mjs": "export default defineConfig({})\n",
+        "public/images/clustering.png": "png",
+        "src/content/pages/de/perf.md": "# Perf\n\n![c](/images/clustering.png) ![gone](/images/none.png) "
+                                        "[api](/4x/api) `<a href=\"/nowhere\">`\n",
+    })
+    ws.repo("valkey", {"deps/hiredis/hiredis.c": "/* See redis/src/util.c:string2ll() for the original. */\nint x;\n",
+                       "src/server.c": "/* See src/nothing.c:12 for why. */\nint y;\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["code"], f["repo"], f["line"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC105", "express", 3), ("AC105", "kustomize", 6), ("AC105", "valkey", 1)]
