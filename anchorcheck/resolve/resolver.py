@@ -810,9 +810,11 @@ class Resolver:
                 elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
-            if located.status is Status.DANGLING_PATH and copied_path(ref.path) and not ref.relative:
-                # A vendored copy's comment names its upstream's files (valkey's
-                # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`).
+            if located.status is Status.DANGLING_PATH and copied_path(ref.path) and not ref.relative \
+                    and ref.kind in (RefKind.LINES, RefKind.SYMBOL):
+                # A vendored copy's code claim names its upstream's files (valkey's
+                # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`). (A citation
+                # of a heading there is still checked when the copy is read.)
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
             if located.status is Status.DANGLING_PATH and self._generated(ref, located):
                 # A path git ignores is a build's output (ruff's docs link the
