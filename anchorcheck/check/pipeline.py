@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -17,8 +17,8 @@ from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import Progress, crawl_many, paused_gc
 from anchorcheck.index.plan import BlobMemo
 from anchorcheck.model import suppression
-from anchorcheck.model.finding import Finding, FingerprintedFinding, fingerprint
-from anchorcheck.model.reference import Reference, RefKind
+from anchorcheck.model.finding import FingerprintedFinding, fingerprint
+from anchorcheck.model.reference import RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.graph import build_graph
 from anchorcheck.resolve.resolver import Resolution, Resolver, WorkspaceIndex
@@ -250,40 +250,13 @@ def run_check(
     if unused_rule is not None:
         ctx = replace(ctx, unused_suppressions=tuple(unused))
         kept.extend(f for f in unused_rule.check(ctx, unused_rule) if in_kinds(f.path, kinds))
-    findings = fingerprint(selection.apply_severity(f) for f in with_evidence(kept, index))
+    findings = fingerprint(selection.apply_severity(f) for f in kept)
     if cache is not None and key is not None:
         cache.put_result(key, encode_result(findings, claims))
     result = CheckResult(workspace, index, findings, tuple(claims), resolutions, built[0] if built else None)
     if answers is not None:
         result.forge_warnings = tuple(answers.warnings)
     return result
-
-
-# What a finding with no reference of its own was read from, by rule.
-_EVIDENCE_BY_CODE = {"AC110": "anchor", "AC120": "anchor", "AC203": "code-mention", "AC204": "restated-value",
-                     "AC206": "comment", "AC207": "template", "AC901": "suppression"}
-
-
-def with_evidence(findings: Iterable[Finding], index: WorkspaceIndex) -> list[Finding]:
-    """Each finding with the syntax it was read from (issue 40): a reference's, found
-    by its place, for the rules that report one without Rule.at (claims, symbols);
-    else what its rule reads."""
-    found = list(findings)
-    if all(f.evidence is not None for f in found):
-        return found
-    at: dict[tuple[str, str, int, int], Reference] = {}
-    for ref in index.references:
-        at.setdefault((ref.repo, ref.path, ref.line, ref.col + 1), ref)
-    out = []
-    for f in found:
-        if f.evidence is None:
-            placed = at.get((f.repo, f.path, f.line, f.column))
-            if placed is not None:
-                f = replace(f, evidence=str(placed.evidence), prose=placed.evidence.prose)
-            elif f.code in _EVIDENCE_BY_CODE:
-                f = replace(f, evidence=_EVIDENCE_BY_CODE[f.code])
-        out.append(f)
-    return out
 
 
 def _read_what_is_cited(

@@ -21,5 +21,4 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     for ref, state in ctx.issues.items():
         if state is None:
             where = ref.target_repo or "this repo"
-            yield self.finding(ref.repo, ref.path, ref.line, ref.col,
-                               f"no issue or PR {ref.name} in {where} on its forge ({ref.text})", ref.text)
+            yield self.cited(ref, f"no issue or PR {ref.name} in {where} on its forge ({ref.text})", ref.text)

@@ -24,6 +24,5 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         if state is not None and state.closed and ref.claim == "pending":
             what = "PR" if state.is_change else "issue"
             title = f" ({state.title})" if state.title else ""
-            yield self.finding(ref.repo, ref.path, ref.line, ref.col,
-                               f"waits on {ref.text}, but that {what} is closed{title}: is this comment "
-                               "(and what it guards) still needed?", ref.text)
+            yield self.cited(ref, f"waits on {ref.text}, but that {what} is closed{title}: is this comment "
+                             "(and what it guards) still needed?", ref.text)

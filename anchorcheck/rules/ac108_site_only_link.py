@@ -26,4 +26,4 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         ref = res.reference
         msg = (f"{ref.location_text or ref.text!s} resolves only as the {res.site_only} builds "
                f"this page; where GitHub shows {ref.path}, it is broken")
-        yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, ref.text)
+        yield self.cited(ref, msg, ref.text)

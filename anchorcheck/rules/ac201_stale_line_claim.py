@@ -29,10 +29,10 @@ def check(ctx: CheckContext | MergeContext, self: Rule) -> Iterator[Finding]:
     if isinstance(ctx, MergeContext):
         for change, claim in ctx.analysis.stale_claims:
             ref = claim.reference
-            yield self.finding(ref.repo, ref.path, ref.line, ref.col, f"after {change}: {claim.message}",
+            yield self.cited(ref, f"after {change}: {claim.message}",
                                ref.text, claim.suggestion, change=change)
         return
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference
-        yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
+        yield self.cited(ref, claim.message, ref.text,
                            claim.suggestion)

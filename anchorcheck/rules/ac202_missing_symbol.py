@@ -22,5 +22,5 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     """
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference
-        yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
+        yield self.cited(ref, claim.message, ref.text,
                            claim.suggestion)

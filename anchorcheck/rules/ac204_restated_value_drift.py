@@ -27,7 +27,7 @@ def check(ctx: CheckContext | MergeContext, self: Rule) -> Iterator[Finding]:
         return
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference
-        yield self.finding(ref.repo, ref.path, ref.line, ref.col, claim.message, ref.text,
+        yield self.cited(ref, claim.message, ref.text,
                            claim.suggestion)
     for breach in ctx.contracts:
         yield self.finding(breach.repo, breach.path, breach.line, 0, breach.message,

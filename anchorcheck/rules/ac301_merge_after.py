@@ -25,5 +25,5 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
         where = ", ".join(anchor_place(a) for a in dep.anchors[:2])
         msg = (f"land {dep.first} first: it adds {dep.anchors[0].display!r} ({where}), "
                "which this change cites here")
-        yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, f"{dep.first} {ref.text}",
+        yield self.cited(ref, msg, f"{dep.first} {ref.text}",
                            change=dep.after)

@@ -27,7 +27,7 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
             msg = f"dependency cycle {path}: no merge order lets every reference resolve on arrival"
             if dep is not None:
                 ref = dep.reference
-                yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, path, change=label)
+                yield self.cited(ref, msg, path, change=label)
                 continue
             # Declared only (a Depends-On line): the change's description is the place.
             change = next(c for c in ctx.analysis.changes if c.label == label)

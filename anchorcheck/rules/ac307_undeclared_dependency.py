@@ -30,5 +30,5 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
         line = f"Depends-On: {urls.get(dep.first) or dep.first}"
         msg = (f"this change needs {dep.first} (it adds {dep.anchors[0].display!r}, cited here) but does not "
                f"declare it: add the line {line!r} to its description")
-        yield self.finding(ref.repo, ref.path, ref.line, ref.col, msg, f"{dep.first} undeclared",
+        yield self.cited(ref, msg, f"{dep.first} undeclared",
                            suggestion=line, change=dep.after)

@@ -4,7 +4,7 @@ git or files."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from anchorcheck.model.finding import Finding, Severity
@@ -55,6 +55,11 @@ class CheckContext:
 CheckFn = Callable[[Any, "Rule"], Iterator[Finding]]
 
 
+# What a finding with no reference of its own was read from, by rule.
+_EVIDENCE_BY_CODE = {"AC110": "anchor", "AC120": "anchor", "AC203": "code-mention", "AC204": "restated-value",
+                     "AC206": "comment", "AC207": "template", "AC302": "anchor", "AC901": "suppression"}
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     """A rule: a code that is never reused, a name, a default severity, and a doc
@@ -83,10 +88,17 @@ class Rule:
         self, repo: str, path: str, line: int, column: int, message: str, subject: str,
         suggestion: str | None = None, change: str | None = None,
     ) -> Finding:
+        """A finding about no reference: its evidence is what the rule reads."""
         return Finding(self.code, self.name, self.severity, repo, path, line, column + 1,
-                       message, subject, suggestion, change)
+                       message, subject, suggestion, change, _EVIDENCE_BY_CODE.get(self.code))
+
+    def cited(
+        self, ref: Reference, message: str, subject: str, suggestion: str | None = None,
+        change: str | None = None,
+    ) -> Finding:
+        """A finding at a reference, saying which syntax it was read from (issue 40)."""
+        return Finding(self.code, self.name, self.severity, ref.repo, ref.path, ref.line, ref.col + 1,
+                       message, subject, suggestion, change, str(ref.evidence), ref.evidence.prose)
 
     def at(self, res: Resolution, message: str, suggestion: str | None = None) -> Finding:
-        ref = res.reference
-        found = self.finding(ref.repo, ref.path, ref.line, ref.col, message, ref.text, suggestion)
-        return replace(found, evidence=str(ref.evidence), prose=ref.evidence.prose)
+        return self.cited(res.reference, message, res.reference.text, suggestion)

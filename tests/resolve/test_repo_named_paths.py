@@ -59,6 +59,9 @@ def test_a_chart_kept_in_a_folder_of_its_repos_name(ws: WorkspaceBuilder) -> Non
     found = sorted((f.finding.code, f.finding.repo, f.finding.path, f.finding.line) for f in adv.findings)
     assert ("AC201", "runtime", "README.md", 3) in found
     assert ("AC206", "runtime", "README.md", 3) in found
+    # Merge-order's findings say which syntax they were read from, as check's do.
+    evidence = {(f.finding.code, f.finding.repo): f.finding.evidence for f in adv.findings}
+    assert evidence[("AC201", "runtime")] == "path-line-claim" and evidence[("AC206", "runtime")] == "comment"
 
 
 def test_a_stale_claim_into_the_chart_folder_is_reported_by_check(ws: WorkspaceBuilder) -> None:
