@@ -7,12 +7,12 @@ past), so they are extracted again here, for the few commands that list or count
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from anchorcheck.config.workspace import Settings
 from anchorcheck.extract.blob import extract
 from anchorcheck.extract.languages import language_of
 from anchorcheck.index.plan import extract_options, is_history
-from anchorcheck.model.reference import Reference
 from anchorcheck.resolve.resolver import Resolution, Status, Unchecked, WorkspaceIndex
 
 
@@ -26,8 +26,5 @@ def changelog_references(index: WorkspaceIndex, settings: Settings) -> Iterator[
             if text is None or language is None:
                 continue
             for ref in extract(text, language, options).references:
-                placed = Reference(kind=ref.kind, line=ref.line, col=ref.col, text=ref.text, name=ref.name,
-                                   target_repo=ref.target_repo, target_path=ref.target_path,
-                                   relative=ref.relative, lines=ref.lines, via_url=ref.via_url,
-                                   claim=ref.claim, repo=repo, path=path)
-                yield Resolution(placed, Status.EXTERNAL, unchecked=Unchecked.CHANGELOG)
+                yield Resolution(replace(ref, repo=repo, path=path), Status.EXTERNAL,
+                                 unchecked=Unchecked.CHANGELOG)

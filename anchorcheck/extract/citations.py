@@ -228,15 +228,22 @@ def find_references(
             if free(m) and m.group("ref").lower() in _MOVING_REFS:
                 yield _blob_url_reference(joined, m)
     in_markdown = comment.kind in ("prose", "heading")
+    # A link written inside a code span is code (fastapi's docs show
+    # `[text](url){.internal-link}` as the syntax to keep), in Markdown and in the
+    # docstrings and doc comments that tools render as Markdown or reST (MyST-Parser's
+    # ``[text](./doc.md)`` in a docstring: reST's literal); so is an HTML tag shown in
+    # one (`` `<a href="/...">` ``). Neither's path is a citation of its own either.
+    code = code_spans(text) if "`" in text and ("](" in text or "href" in text or "src" in text) else []
+
+    def shown_as_code(m: re.Match[str]) -> bool:
+        if code and any(a <= m.start() < b for a, b in code):
+            take(m.span())
+            return True
+        return False
+
     if "](" in text:
-        # A link written inside a code span is code (fastapi's docs show
-        # `[text](url){.internal-link}` as the syntax to keep), in Markdown and in the
-        # docstrings and doc comments that tools render as Markdown or reST
-        # (MyST-Parser's ``[text](./doc.md)`` in a docstring: reST's literal).
-        code = code_spans(text) if "`" in text else []
         for m in _MD_LINK.finditer(text):
-            if code and any(a <= m.start() < b for a, b in code):
-                take(m.span())  # (nor is its path a citation of its own)
+            if shown_as_code(m):
                 continue
             ref = _md_link_reference(joined, m, in_markdown)
             if ref is not None:
@@ -248,11 +255,8 @@ def find_references(
                 # crossplane/...)`: 12 false AC105).
                 take(m.span())
     if in_markdown and ("href" in text or "src" in text):
-        # (An HTML tag shown in a code span, `` `<a href="/...">` ``, is code too.)
-        shown_code = code_spans(text) if "`" in text else []
         for m in _HTML_LINK.finditer(text):
-            if shown_code and any(a <= m.start() < b for a, b in shown_code):
-                take(m.span())
+            if shown_as_code(m):
                 continue
             ref = _html_link_reference(joined, m)
             if ref is not None and free(m):

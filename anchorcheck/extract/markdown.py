@@ -16,6 +16,7 @@ markdown-it-py still renders a heading's inline markup to the text GitHub slugs
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 from collections.abc import Callable, Iterator
@@ -163,6 +164,18 @@ _ANCHOR_LINE = compiled_on_use(rf"[ \t]*(?:\[\]\(\))?{_ID_LIST}[ \t]*")
 # (Quoted or not: `<a name=install>` is an anchor too, as HTML and GitHub read it.)
 _HTML_ID = compiled_on_use(
     r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*(?:["']([^"'<>]+)["']|([^\s"'<>=`]+))""")
+
+
+def html_ids(text: str) -> list[Anchor]:
+    """The ids and names an HTML document's elements carry (`<p id="a-word">`), as
+    anchors: what a link into an `.html` file may name."""
+    found = []
+    for n, line in enumerate(text.split("\n"), 1):
+        if "=" in line and "<" in line:
+            for m in _HTML_ID.finditer(line):
+                value = html.unescape(m.group(1) or m.group(2))
+                found.append(Anchor.make(value, AnchorKind.MARKDOWN, n, m.start(), value))
+    return found
 
 
 def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:

@@ -28,7 +28,6 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from anchorcheck.extract.languages import language_of
-from anchorcheck.extract.markdown import read_markdown
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo, Hunk
@@ -397,6 +396,8 @@ def stale_citing(changes: dict[tuple[str, str], FileChange], citing: Iterable[Ci
             elif family == "markdown":
                 # A README's paragraph citing the lines is as stale as a code comment
                 # would be (the seed: "`strategy: Recreate` at client/templates/...").
+                from anchorcheck.extract.markdown import read_markdown  # (markdown-it: on need)
+
                 scanned[key] = tuple(read_markdown(text)[0])
             else:
                 scanned[key] = tuple(scan(text, family))

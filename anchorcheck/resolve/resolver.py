@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import html
 import posixpath
 import re
 from collections import defaultdict
@@ -107,9 +106,6 @@ def _slug_shaped(frag: str) -> bool:
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
 _PAGES = (".html", ".htm")
-# An HTML element's id or name (`<p id="a-word">`, `<a name=x>`).
-_HTML_ID = re.compile(r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*"""
-                      r"""(?:["']([^"'<>]+)["']|([^\s"'<>=`]+))""")
 # Images: a fragment on one is a hook of the page's stylesheet (mkdocs-material's
 # `logo.svg#only-dark`), or an SVG's view, never a heading.
 _IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".bmp")
@@ -249,7 +245,7 @@ class WorkspaceIndex:
         self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
-        self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_page()
+        self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_pages()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
         self._titled: dict[str, dict[str, Anchor]] = {}  # see titled_notes()
         self._snippets: dict[FileId, list[FileId]] = {}  # see snippets()
@@ -565,7 +561,8 @@ class WorkspaceIndex:
             snap = self.snapshots.get(repo)
             docs = [p for p in (snap.paths if snap is not None else ()) if language_of(p) == "markdown"
                     and site_of(self.sites(repo), p) is not None]
-            for page, text in self.texts(repo, [p for p in docs if self.builds_anchors((repo, p))]).items():
+            for page, text in self.texts(repo, docs).items():  # (one read for all the pages)
+                self._builds[(repo, page)] = _BUILD_DIRECTIVE.search(text) is not None
                 for m in _MKDOCSTRINGS.finditer(text):
                     pages.setdefault(m.group(1), []).append(page)
         module = posixpath.splitext(path)[0].replace("/", ".")
@@ -576,15 +573,7 @@ class WorkspaceIndex:
     def text(self, repo: str, path: str) -> str | None:
         """A file's text, read from git (a second, small read, for the few files a
         resolution needs more of)."""
-        snap, spec = self.snapshots.get(repo), self.repos.get(repo)
-        oid = snap.oids.get(path) if snap is not None else None
-        if oid is None or spec is None or self.unread_reason(repo, path) is not None:
-            return None
-        try:
-            blobs = list(GitRepo(spec.path).read_blobs([oid]))
-        except GitError:
-            return None
-        return decode_blob(blobs[0][1])[0] if blobs and blobs[0][1] is not None else None
+        return self.texts(repo, [path]).get(path)
 
     def texts(self, repo: str, paths: list[str]) -> dict[str, str]:
         """Several files' texts, read from git in one pass (those it can read)."""
@@ -611,15 +600,10 @@ class WorkspaceIndex:
         HTML files are not extracted)."""
         found = self._html_ids.get((repo, path))
         if found is None:
-            text = self.text(repo, path) or ""
-            found = []
-            for n, line in enumerate(text.split("\n"), 1):
-                if "id" in line or "name" in line:
-                    for m in _HTML_ID.finditer(line):
-                        value = html.unescape(m.group(1) or m.group(2))
-                        found.append(replace(Anchor.make(value, AnchorKind.MARKDOWN, n, m.start(), value),
-                                             repo=repo, path=path))
-            self._html_ids[(repo, path)] = found
+            from anchorcheck.extract.markdown import html_ids  # (markdown-it: imported on need)
+
+            found = self._html_ids[(repo, path)] = [
+                replace(a, repo=repo, path=path) for a in html_ids(self.text(repo, path) or "")]
         return found
 
     def routes(self, repo: str, site: Site) -> Routes:
@@ -1154,12 +1138,13 @@ class Resolver:
         if site.renderer not in (HUGO, MKDOCS, ANY_SITE.renderer):
             return None  # (VitePress and Docusaurus resolve links from the file)
         stem = posixpath.splitext(posixpath.basename(ref.path))[0]
-        page_url = posixpath.dirname(ref.path) if stem.lower() in ("index", "_index", "readme") \
-            else posixpath.splitext(ref.path)[0]
+        # (An index page's URL is its folder, from which the link was read already.)
+        index_page = stem.lower() in ("index", "_index", "readme")
+        page_url = posixpath.dirname(ref.path) if index_page else posixpath.splitext(ref.path)[0]
         joined = posixpath.normpath(posixpath.join(page_url, path))
         if joined.startswith("../") or joined in (".", ".."):
             return None
-        found = self._page(ref.repo, joined, site) if page_url != posixpath.dirname(ref.path) else None
+        found = None if index_page else self._page(ref.repo, joined, site)
         if found is None and site.static and site.holds(joined):
             # A file the site serves from its static folder at that URL (kind's home
             # page, site/content/_index.md, shows `./logo/logo.png` from site/static/).

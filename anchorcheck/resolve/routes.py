@@ -60,17 +60,12 @@ def front_matter(text: str) -> dict[str, Any]:
     if not text.startswith("---"):
         return {}
     m = _FRONT_MATTER.match(text)
-    if m is None:
-        return {}
-    try:
-        found = yaml.load(m.group(1), Loader=_Loader)  # (a safe loader)
-    except yaml.YAMLError:
-        return {}
-    return found if isinstance(found, dict) else {}
+    return read_config(m.group(1)) if m is not None else {}
 
 
 def read_config(text: str | None) -> dict[str, Any]:
-    """A site's YAML config as a mapping ({} when it is none)."""
+    """A YAML document as a mapping ({} when it is none): a site's config, a page's
+    front matter. (A list of collections, `collections: [docs]`, outputs none of them.)"""
     if not text:
         return {}
     try:
@@ -100,8 +95,6 @@ class JekyllConfig:
                 if name == "posts" or options.get("output") is True:
                     pattern = options.get("permalink")
                     collections[str(name)] = str(pattern) if isinstance(pattern, str) else None
-        elif isinstance(declared, list):  # `collections: [docs]`: not output unless said
-            pass
         style = config.get("permalink")
         permalink = _STYLES.get(str(style), str(style)) if isinstance(style, str) else _STYLES["date"]
         baseurl = config.get("baseurl")

@@ -22,6 +22,7 @@ in the workspace config declare one the detection misses.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -157,7 +158,7 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                     # folders it no longer builds: GitHub shows those), served under the
                     # version's name (links within one version are relative: the prefix
                     # only needs to be the same for all its pages).
-                    for name in _js_list(f"v: {read(_join(where, 'versions.json')) or '[]'}", "v"):
+                    for name in _json_strings(read(_join(where, "versions.json"))):
                         version = _join(where, f"versioned_docs/version-{name}")
                         if version in dirs:
                             found.append(Site(DOCUSAURUS, version, config, static=static,
@@ -165,10 +166,10 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
             # at `routeBasePath: 'pnpr'`).
             for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
-                options = _js_block("x: " + text[m.end() - 1:], "x")  # the object that follows
-                path = _value(_JS_KEY, "path", options) if options else None
+                options = _braced(text, m.end())
+                path = _value(_JS_KEY, "path", options)
                 if path:
-                    route = _value(_JS_KEY, "routeBasePath", options) if options else None
+                    route = _value(_JS_KEY, "routeBasePath", options)
                     found.append(Site(DOCUSAURUS, _join(where, path), config, static=static,
                                       base_url=(route if route is not None else "docs").strip("/")))
             found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
@@ -193,13 +194,25 @@ def _js_block(text: str, key: str) -> str | None:
     """The text of the object a JS config gives `key` (`docs: { ... }`), braces
     matched; None when there is none."""
     m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\{{", text)
-    if m is None:
-        return None
-    depth, at = 1, m.end()
+    return None if m is None else _braced(text, m.end())
+
+
+def _braced(text: str, start: int) -> str:
+    """The text of a JS object from just after its `{` at `start - 1`, braces matched."""
+    depth, at = 1, start
     while at < len(text) and depth:
         depth += {"{": 1, "}": -1}.get(text[at], 0)
         at += 1
-    return text[m.end():at - 1]
+    return text[start:at - 1]
+
+
+def _json_strings(text: str | None) -> list[str]:
+    """The strings of a JSON list (Docusaurus' versions.json); [] for anything else."""
+    try:
+        found = json.loads(text) if text else []
+    except ValueError:
+        return []
+    return [str(x) for x in found if isinstance(x, str)] if isinstance(found, list) else []
 
 
 def _js_list(text: str, key: str) -> tuple[str, ...]:
