@@ -413,7 +413,7 @@ def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str,
 
 
 # The renderers a [[site]] table may name (resolve/sites.py).
-SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx", "jekyll", "astro")
+SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx", "jekyll", "astro", "mdbook")
 
 
 def _read_sites(

@@ -233,7 +233,10 @@ def find_references(
     # docstrings and doc comments that tools render as Markdown or reST (MyST-Parser's
     # ``[text](./doc.md)`` in a docstring: reST's literal); so is an HTML tag shown in
     # one (`` `<a href="/...">` ``). Neither's path is a citation of its own either.
-    code = code_spans(text) if "`" in text and ("](" in text or "href" in text or "src" in text) else []
+    # In Markdown a `PATH#slug` in a code span is shown too (mdBook's guide: "For
+    # example, `mdbook.md#text-and-paragraphs` would link to..."): a link is written as one.
+    code = code_spans(text) if "`" in text and ("](" in text or "href" in text or "src" in text
+                                                 or (in_markdown and "#" in text)) else []
 
     def shown_as_code(m: re.Match[str]) -> bool:
         if code and any(a <= m.start() < b for a, b in code):
@@ -295,6 +298,8 @@ def find_references(
             if shown and any(a <= m.start() < b for a, b in shown):
                 continue
             ref = _heading_reference(joined, m, fragment)
+            if fragment and in_markdown and ref is not None and ref.kind is RefKind.SLUG and shown_as_code(m):
+                continue
             if ref is not None and ref.kind is RefKind.SLUG and snippets and _snippet_before(text, m.start()):
                 # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region
                 # content`: the file is cited, the region is no heading.
@@ -536,7 +541,7 @@ def _target_reference(
     lines = re.fullmatch(r"L(\d+)(?:-L(\d+))?", frag)
     span = claims.line_range(lines.group(1), lines.group(2)) if lines else None
     if span is not None:
-        claim = link_text_claim(written, text_end) if text_end is not None else None
+        claim = link_text_claim(written, text_end, path) if text_end is not None else None
         return Reference.make(RefKind.LINES, line, col, text, target_path=path, relative=True,
                               lines=span, claim=claim)
     if lines:
@@ -558,7 +563,7 @@ def _blob_url_reference(joined: JoinedText, m: re.Match[str]) -> Reference:
     span = claims.line_range(m.group("l1"), m.group("l2")) if m.group("l1") else None
     text = m.group(0)
     if span is not None:
-        claim = link_text_claim(joined.text, m.start()) or claims.claimed_text(joined.text, m.start())
+        claim = link_text_claim(joined.text, m.start(), path) or claims.claimed_text(joined.text, m.start())
         return Reference.make(RefKind.LINES, line, col, text, target_repo=repo,
                               target_path=path, lines=span, via_url=True, claim=claim)
     frag = unquote(m.group("frag") or "").rstrip(".,;:")
@@ -578,14 +583,18 @@ _LINK_TEXT_BEFORE = compiled_on_use(r"\[(?P<text>[^\[\]\n]{1,200})\]\([ \t]*<?\Z
 _CALL = compiled_on_use(r"(?P<name>[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*)\(\)")
 
 
-def link_text_claim(text: str, start: int) -> str | None:
+def link_text_claim(text: str, start: int, path: str) -> str | None:
     """The code a link's text names, claimed to stand on the lines it links to: a code
     span's content, an identifier, a dotted or `::` path, or a call (`f()` claims `f`).
-    Prose link text ("the handler") claims nothing."""
+    Prose link text ("the handler") claims nothing, and nor does the linked file's own
+    name (`[Makefile](.../Makefile#L3)`, `[TAG](.../TAG#L1)`): it names the file."""
     m = _LINK_TEXT_BEFORE.search(text, max(0, start - 220), start)
     if m is None:
         return None
     said = m.group("text").strip()
+    base = path.rpartition("/")[2]
+    if said.strip("`").strip() in (path, base, base.partition(".")[0]):
+        return None
     if len(said) > 2 and said.startswith("`") and said.endswith("`"):
         inner = said.strip("`").strip()
         return inner or None

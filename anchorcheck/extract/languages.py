@@ -1,7 +1,9 @@
-"""Which comment syntax a file uses, decided from its name alone (no content sniffing)."""
+"""Which comment syntax a file uses, and whether it is a test's, decided from its name
+alone (no content sniffing)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 # Family names are the keys of scanners.SCANNERS, plus "markdown".
@@ -79,3 +81,19 @@ def kind_pathspecs(kinds: Iterable[str]) -> tuple[str, ...]:
         *(spec for name, kind in _BY_NAME.items() if kind in wanted for spec in (name, f"*/{name}")),
         *(("*/Dockerfile.*", "Dockerfile.*", "*.dockerfile") if "dockerfile" in wanted else ()),
     )
+
+
+# Folders whose files are tests and their inputs (a Markdown parser's fixtures, a site
+# generator's test site, a test's helpers), not pages a reader follows or an API.
+TEST_DIRS = frozenset({"test", "tests", "__tests__", "fixtures", "__fixtures__", "test_data", "test-data",
+                       "testsuite", "test-fixtures"})
+# Test files by their own names: pytest's `test_x.py`/`x_test.py`, Go's `x_test.go`,
+# Jest's and Vitest's `x.test.ts`/`x.spec.js`, Hspec's `XSpec.hs`, JUnit's `XTest.java`.
+_TEST_NAME = re.compile(r"test_[^/]*\.py|[^/]*_test\.(?:py|go|rs|c|cc|cpp)|[^/]*\.(?:test|spec)\.[cm]?[jt]sx?"
+                        r"|[^/]*(?:Spec|Test|Tests)\.(?:hs|java|kt|scala|cs)")
+
+
+def in_tests(path: str) -> bool:
+    """Whether a file is a test's: under a test folder, or named as one."""
+    parts = path.lower().split("/")
+    return not TEST_DIRS.isdisjoint(parts[:-1]) or _TEST_NAME.fullmatch(path.rpartition("/")[2]) is not None

@@ -108,6 +108,21 @@ def toc_slug(text: str) -> str:
     return _TOC_RUN.sub("-", _TOC_DROP.sub("", text).strip().lower())
 
 
+_PANDOC_DROP = compiled_on_use(r"[^\w\s.-]")
+_SPACES = compiled_on_use(r"\s+")
+
+
+@functools.lru_cache(maxsize=4096)
+def pandoc_slug(text: str) -> str:
+    """pandoc's heading id (its `auto_identifiers`): as GitHub's, but periods are kept
+    and everything before the first letter is dropped, so `Module pandoc.text` is
+    `module-pandoc.text` (pandoc.org's lua-filters page links it so) and
+    `module-pandoctext` on GitHub."""
+    text = _SPACES.sub("-", _PANDOC_DROP.sub("", unicodedata.normalize("NFC", text).strip().lower()))
+    first = next((i for i, ch in enumerate(text) if ch.isalpha()), len(text))
+    return text[first:] or "section"
+
+
 _VITEPRESS_SPECIAL = compiled_on_use(r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'“”‘’<>,.?/]+")
 _COMBINING = compiled_on_use(r"[\u0300-\u036f]")
 _CONTROL = compiled_on_use(r"[\u0000-\u001f]")

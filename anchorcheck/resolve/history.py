@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from anchorcheck.config.workspace import Workspace
-from anchorcheck.extract.languages import READ_PATHSPECS, language_of
+from anchorcheck.extract.languages import READ_PATHSPECS, in_tests, language_of
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
@@ -139,9 +139,9 @@ class RemovedMentions:
                     found.append(RemovedMention(m, by_repo[m.repo]))
                 else:
                     elsewhere.append((m, sorted(by_repo.values(), key=lambda r: r.repo)))
-        if elsewhere:
-            from anchorcheck.resolve.verify import read_files
+        from anchorcheck.resolve.verify import read_files
 
+        if elsewhere:
             files = read_files(self._workspace, self._index, {(m.repo, m.path) for m, _ in elsewhere})
             for m, removals in elsewhere:
                 held = files.get((m.repo, m.path))
@@ -149,6 +149,16 @@ class RemovedMentions:
                 named = next((r for r in removals if _names(text, r)), None)
                 if named is not None:
                     found.append(RemovedMention(m, named))
+        # A test's own helper (starlight's `renderMarkdown` in one test file) is no name
+        # a comment elsewhere means: theirs is the framework's API of that name.
+        found = [f for f in found if not in_tests(f.removal.path)
+                 or (f.mention.repo, f.mention.path) == (f.removal.repo, f.removal.path)]
+        # A name its old home still spells in quotes is still served by that name:
+        # a module's `__getattr__` (PEP 562: click's deprecated `get_text_stream`), an
+        # `__all__`, a registry or a deprecation shim.
+        homes = read_files(self._workspace, self._index, {(f.removal.repo, f.removal.path) for f in found})
+        found = [f for f in found if (home := homes.get((f.removal.repo, f.removal.path))) is None
+                 or not any(f"{q}{f.mention.name}{q}" in home.text for q in "\"'")]
         return sorted(found, key=lambda f: (f.mention.name, f.mention.repo, f.mention.path, f.mention.line))
 
     def cancel(self) -> None:

@@ -364,7 +364,9 @@ def _outcome(
 
 
 # A line that sets a value: its key (`GOLANG_VERSION:`, `__version__ =`) and the value.
-_SETTING = re.compile(r"""\s*(?P<key>[\w.\-"']*[A-Za-z][\w.\-"']*\s*[:=])\s*(?P<value>\S.*?)\s*$""")
+# A setting's line: its key, its operator (Make's `?=`, `:=`, `+=` too: ingress-nginx's
+# `E2E_BASE_IMAGE=` became `E2E_BASE_IMAGE ?=` in the commit that bumped its tag) and value.
+_SETTING = re.compile(r"""\s*(?P<key>[\w.\-"']*[A-Za-z][\w.\-"']*)\s*(?:[?:+!]?=|:)\s*(?P<value>\S.*?)\s*$""")
 # A literal value (a quoted string, a number or version, a boolean), maybe with a
 # trailing comment: `step = three` names code, and its rewrite is one.
 _LITERAL = re.compile(r"""(?:"[^"]*"|'[^']*'|[vV]?\d[\w.+\-]*|true|false|True|False|null|~),?\s*(?:#.*)?""")
@@ -388,9 +390,9 @@ def _value_updated(res: Resolution, when: Written, g: GitRepo, index: WorkspaceI
     if old is None or not _LITERAL.fullmatch(old.group("value")) or (
             ref.line <= len(citing) and old.group("value").strip("'\",") in citing[ref.line - 1]):
         return None
-    key = old.group("key").replace(" ", "")
+    key = old.group("key")
     places = [(n, m) for n, line in enumerate(now_text.split("\n"), 1)
-              if (m := _SETTING.fullmatch(line)) is not None and m.group("key").replace(" ", "") == key]
+              if (m := _SETTING.fullmatch(line)) is not None and m.group("key") == key]
     return places[0][0] if len(places) == 1 and _LITERAL.fullmatch(places[0][1].group("value")) else None
 
 

@@ -16,7 +16,7 @@ from anchorcheck.config.excludes import IgnoreFile, excluded_by, git_ignores
 from anchorcheck.config.workspace import RepoSpec, remote_slug
 from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
-from anchorcheck.extract.languages import language_of
+from anchorcheck.extract.languages import TEST_DIRS, language_of
 from anchorcheck.extract.locations import copied_path
 from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.extract.scanners import scan
@@ -24,7 +24,7 @@ from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths, of_kind
 from anchorcheck.index.plan import is_history
-from anchorcheck.model.anchor import Anchor, AnchorKind, slug_char, toc_slug, vitepress_slug
+from anchorcheck.model.anchor import Anchor, AnchorKind, pandoc_slug, slug_char, toc_slug, vitepress_slug
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.routes import (
@@ -40,6 +40,7 @@ from anchorcheck.resolve.sites import (
     DOCUSAURUS,
     HUGO,
     JEKYLL,
+    MDBOOK,
     MKDOCS,
     SPHINX,
     VITEPRESS,
@@ -88,9 +89,11 @@ class Unchecked(StrEnum):
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
+    DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
     # Resolved, fragment not checked:
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
+    RENDERER_UNKNOWN = "renderer-unknown"  # another renderer's id, on a page no site config claims
     FILE_FRAGMENT = "file-fragment"  # an image's or data file's fragment (`logo.png#only-light`)
     FOLDER_FRAGMENT = "folder-without-page"  # a folder's fragment, and the folder shows no page
 
@@ -116,11 +119,6 @@ _DIR_PAGES_SITE = ("index.md", "README.md", "_index.md", "readme.md")
 _LANGUAGE_DIR = re.compile(r"[a-z]{2}(?:[-_][A-Za-z]{2,4})?")
 
 
-# Folders whose Markdown documents are inputs of tests (a Markdown parser's fixtures, a
-# site generator's test site), not pages a reader follows: MyST-Parser's tests/ held 13
-# of 60 sampled false findings, Jekyll's test/source/ 4 more. A README there is kept.
-_TEST_DIRS = frozenset({"test", "tests", "__tests__", "fixtures", "__fixtures__", "test_data", "test-data",
-                        "testsuite", "test-fixtures"})
 # GitHub's own pages of a repo, which a relative link from a file it shows reaches by
 # leaving the `blob/BRANCH/` part of the URL (`../../graphs/contributors`).
 _FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions", "releases", "discussions",
@@ -129,10 +127,24 @@ _FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions"
                           "tree", "raw", "edit", "community", "contributors", "branches", "activity"})
 
 
+# The renderer of a page deeper in a repo that builds no site: GitHub's, or a site's
+# built from another repo (pandoc.org from pandoc's doc/).
+_UNKNOWN_SITE = Site("unknown", "")
+
+
+def _github_page(path: str) -> bool:
+    """Whether GitHub is surely where a Markdown file is read: a README, a file at the
+    repo's root (CONTRIBUTING.md) or under `.github/`. A page deeper in may be built by
+    a site whose config is kept elsewhere (another repo's)."""
+    return "/" not in path or path.startswith(".github/") or \
+        posixpath.basename(path).lower().startswith("readme")
+
+
 def test_input(path: str) -> bool:
-    """Whether a Markdown file is a test's input: under a test folder, not its README."""
+    """Whether a Markdown file is a test's input: under a test folder, not its README.
+    (MyST-Parser's tests/ held 13 of 60 sampled false findings, Jekyll's test/source/ 4.)"""
     parts = path.lower().split("/")
-    return not parts[-1].startswith("readme") and not _TEST_DIRS.isdisjoint(parts[:-1])
+    return not parts[-1].startswith("readme") and not TEST_DIRS.isdisjoint(parts[:-1])
 
 
 # VitePress' include (`<!--@include: ./parts/basics.md-->`).
@@ -752,12 +764,15 @@ class Resolver:
     def _resolve(self, ref: Reference) -> Resolution:
         if ref.kind is RefKind.ISSUE:  # on a forge, not in the workspace: AC106/AC107 ask it
             return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.ISSUE)
+        if language_of(ref.path) == "markdown" and test_input(ref.path):
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.TEST_INPUT)
         if ref.kind is RefKind.PATH and ref.target_path == "":  # `[x]()`
+            site = self._renderer(ref)
+            if site is not None and site.renderer == MDBOOK and ref.path == f"{site.root}/SUMMARY.md":
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.DRAFT_CHAPTER)
             return Resolution(ref, Status.DANGLING_PATH)
         if ref.kind is RefKind.NOTE:
             return self._note(ref)
-        if language_of(ref.path) == "markdown" and test_input(ref.path):
-            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.TEST_INPUT)
         if self._ignored_evidence and (str(ref.evidence) in self._ignored_evidence or (
                 ref.evidence.prose and "prose" in self._ignored_evidence)):
             return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.IGNORED)
@@ -1252,6 +1267,15 @@ class Resolver:
                         for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
             if not hits and site is not None:
                 hits = self._site_hits(name.lower().removeprefix("user-content-"), files, site)
+            if not hits and site is None and not ref.via_url and not self._github_only \
+                    and not _github_page(ref.path) and not self.index.sites(ref.repo) \
+                    and self._site_hits(name.lower(), files, _UNKNOWN_SITE):
+                # The repo builds no site, and the fragment is a heading's id as another
+                # renderer writes it (pandoc's lua-filters.md, built into pandoc.org from
+                # another repo: `#module-pandoc.text`). Which renderer shows the page
+                # cannot be known here: the fragment is not judged. (In a repo that
+                # builds a site, a page outside it is GitHub's: pnpm.io's archived docs.)
+                return Resolution(ref, Status.RESOLVED, files=files, unchecked=Unchecked.RENDERER_UNKNOWN)
             if not hits and all(path.lower().endswith(_PAGES) for _, path in files):
                 # An HTML file's ids (`<p id="a-word">`), read when one is linked.
                 hits = [a for f in files for a in self.index.html_ids(*f) if a.slug == name]
@@ -1294,10 +1318,13 @@ class Resolver:
     def _site_hits(self, frag: str, files: tuple[FileId, ...], site: Site) -> list[Anchor]:
         """The headings whose id on the site is `frag`, where GitHub's slug is not:
         Python-Markdown's (MkDocs; a repeated title's later ids `_1`, `_2`...) or
-        VitePress's (`-1`, `-2`...). Hugo, Docusaurus and MyST make GitHub's."""
+        VitePress's (`-1`, `-2`...). Hugo, Docusaurus and MyST make GitHub's. On a page
+        whose renderer is unknown (_UNKNOWN_SITE), pandoc's too."""
         hits: list[Anchor] = []
         ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
-                ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-"))}.get(site.renderer, ())
+                ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-")),
+                _UNKNOWN_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-"), (pandoc_slug, "-")),
+                }.get(site.renderer, ())
         given = _given_id(site.attrs) if site.attrs is not None else None
         for f in files:
             headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]

@@ -15,9 +15,10 @@ Found from the tree: `mkdocs.yml` (its `docs_dir`, default `docs`, and the
 mkdocs-redirects plugin's `redirect_maps`), Hugo's `hugo.toml|yaml|json` or a
 `config.toml|yaml` beside a `content/` folder (its `contentDir`), a `.vitepress/`
 folder's config (its `srcDir`), `docusaurus.config.*` (`docs/`, `blog/`, `src/pages/`),
-a Sphinx `conf.py` (its folder), and Jekyll's `_config.yml` (its folder, with its
-collections and permalink style: resolve/routes.py builds the URLs). `[[site]]` tables
-in the workspace config declare one the detection misses.
+a Sphinx `conf.py` (its folder), mdBook's `book.toml` (its `src`), and Jekyll's
+`_config.yml` (its folder, with its collections and permalink style: resolve/routes.py
+builds the URLs). `[[site]]` tables in the workspace config declare one the detection
+misses.
 """
 
 from __future__ import annotations
@@ -40,7 +41,10 @@ JEKYLL = "jekyll"
 # Astro: its content collections (`src/content/`) are routed by code (`src/pages/[...slug].astro`),
 # which cannot be read: a page URL into it is counted, not judged; `public/` is served as is.
 ASTRO = "astro"
-RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL, ASTRO)
+# mdBook: `book.toml`'s `[book] src` (default `src`) holds the pages and SUMMARY.md, the
+# book's table of contents, where `[Title]()` is a draft chapter (listed, not linked).
+MDBOOK = "mdbook"
+RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL, ASTRO, MDBOOK)
 # Folders and keys only a Jekyll site's source has beside its `_config.yml` (Jupyter
 # Book also names its config `_config.yml`, beside a `_toc.yml`).
 _JEKYLL_DIRS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
@@ -86,12 +90,14 @@ _CONFIG_NAMES = {
     "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
     "_config.yml", "_config.yaml",
     "astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs",
+    "book.toml",
 }
 # `.vitepress/config.ts`, or a config split into `.vitepress/config/index.ts` and its
 # siblings (pinia's: config/shared.ts holds its markdown options).
 _VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
 _TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
+_TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
 _JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
 _REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
@@ -183,6 +189,10 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                     any(_join(where, d) in dirs for d in _JEKYLL_DIRS) or _JEKYLL_KEYS.search(text)):
                 continue
             found.append(Site(JEKYLL, where, config, jekyll=JekyllConfig.parse(text)))
+        elif base == "book.toml":
+            book = _TOML_SECTION.search(read(config) or "")
+            src = _value(_TOML_KEY, "src", book.group(0)) if book is not None else None
+            found.append(Site(MDBOOK, _join(where, src or "src"), config))
         elif base == "conf.py":
             text = read(config) or ""
             if "extensions" in text or "sphinx" in text.lower():

@@ -516,10 +516,15 @@ def test_fragments_resolve_to_mkdocs_ids_too(ws: WorkspaceBuilder) -> None:
         "no heading with fragment #example_3 in traefik:docs/basicauth.md",
         "no heading with fragment #users_1 in traefik:docs/basicauth.md",
     ]
-    # Where no site builds the page, GitHub's ids are the ones.
-    commit(repo, {"mkdocs.yml": None})
-    assert [m.split(" in ")[0] for _, _, _, _, m in findings(ws)] == [
-        f"no heading with fragment #{f}" for f in ("users-usersfile", "example_2", "example_3", "cafe-creme", "users_1")
+    # Where GitHub surely shows the page (at the repo's root, a README), GitHub's ids are
+    # the ones. A page deeper in a repo that builds no site may be built by a site kept
+    # elsewhere (pandoc's doc/ is pandoc.org's): an id as another renderer writes it is
+    # counted as renderer-unknown, not judged; what no renderer makes is.
+    commit(repo, {"mkdocs.yml": None, "CONTRIBUTING.md": page})
+    assert [(p, m.split(" in ")[0]) for _, _, p, _, m in findings(ws)] == [
+        *(("CONTRIBUTING.md", f"no heading with fragment #{f}")
+          for f in ("users-usersfile", "example_2", "example_3", "cafe-creme", "users_1")),
+        *(("docs/basicauth.md", f"no heading with fragment #{f}") for f in ("example_3", "users_1")),
     ]
 
 
@@ -690,3 +695,26 @@ def test_an_upgrade_guide_names_what_was_removed_as_a_record(ws: WorkspaceBuilde
     run = ws.check("--format", "json", "--no-cache", "--select", "AC105,AC203")
     found = sorted((f["code"], f["path"]) for f in json.loads(run.out)["findings"])
     assert found == [("AC105", "UPGRADE_GUIDE_V2.md"), ("AC203", "docs/notes.md")]
+
+
+def test_a_name_still_served_by_its_home_or_a_tests_own_helper_is_no_removal(ws: WorkspaceBuilder) -> None:
+    # click's `get_text_stream` became `_get_text_stream`, served by the module's
+    # `__getattr__` (PEP 562) under its old name; starlight's test file lost its own
+    # `renderMarkdown` helper, while its comments name Astro's API of that name. A
+    # name gone from everywhere is still a finding.
+    repo = ws.repo("lib", {
+        "src/utils.py": "def get_text_stream():\n    pass\n\n\ndef open_file():\n    pass\n",
+        "tests/render.test.ts": "function renderMarkdown(s) {\n  return s;\n}\n",
+        "README.md": "# Lib\n",
+    })
+    commit(repo, {
+        "src/utils.py": "def _get_text_stream():\n    pass\n\n\ndef __getattr__(name):\n"
+                        "    if name == \"get_text_stream\":\n        return _get_text_stream\n"
+                        "    raise AttributeError(name)\n",
+        "tests/render.test.ts": "// nothing here\n",
+    }, "deprecate, drop helpers")
+    commit(repo, {"README.md": "# Lib\n\nCall `get_text_stream()` or `open_file()`.\n",
+                  "src/md.py": "# The content loader's `renderMarkdown()` API gives no path.\n"}, "docs")
+    run = ws.check("--format", "json", "--no-cache", "--select", "AC203")
+    found = [(f["path"], f["message"].split(" ")[0]) for f in json.loads(run.out)["findings"]]
+    assert found == [("README.md", "open_file")], run.out

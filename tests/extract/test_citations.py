@@ -140,6 +140,27 @@ def test_a_markdown_link_inside_a_code_span_is_code() -> None:
     assert [p for _, _, _, p in refs("# `x` see [guide](docs/guide.md) `y`\n")] == ["docs/guide.md"]
 
 
+def test_a_path_and_fragment_shown_in_a_markdown_code_span_is_code() -> None:
+    # mdBook's guide: "For example, `mdbook.md#text-and-paragraphs` would link to the
+    # [Text and Paragraphs](#text-and-paragraphs) section above." Outside a span, and
+    # in a code comment (no code spans there), the citation is read.
+    src = "For example, `mdbook.md#text-and-paragraphs` links [it](#text-and-paragraphs); see x.md#usage.\n"
+    assert refs(src, "markdown") == [("fragment", "text-and-paragraphs", None, None),
+                                     ("fragment", "usage", None, "x.md")]
+    assert refs("# The `mdbook.md#text-and-paragraphs` fragment.\n") == [
+        ("fragment", "text-and-paragraphs", None, "mdbook.md")]
+
+
+def test_a_links_text_naming_its_file_claims_nothing_of_its_lines() -> None:
+    url = "https://github.com/acme/app/blob/main"
+    src = (f"- [TAG]({url}/TAG#L1) and [Makefile]({url}/test/Makefile#L3),\n"
+           f"- [`run.sh`]({url}/build/run.sh#L41), [run]({url}/build/run.sh#L5),\n"
+           f"- [`E2E_IMAGE`]({url}/build/run.sh#L44) and [VERSION](docs/v.md#L2).\n")
+    found = [(r.target_path, r.claim) for r in extract(src, "markdown", ExtractOptions()).references]
+    assert found == [("TAG", None), ("test/Makefile", None), ("build/run.sh", None), ("build/run.sh", None),
+                     ("build/run.sh", "E2E_IMAGE"), ("docs/v.md", "VERSION")]
+
+
 def test_code_shaped_names_commands_and_places_that_are_no_file_are_not_citations() -> None:
     src = ("// See `unused-noqa`; see `maxLineLength`; see 'Installation'; see `ty check --help`\n"
            "// output, and `auto()` in tuple/list entries but `load()` in config.py.\n")

@@ -232,3 +232,18 @@ def test_a_cited_line_whose_value_was_updated_still_stands(ws: WorkspaceBuilder)
     run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
     found = [(f["code"], f["line"], f.get("suggestion")) for f in _findings(run.out, "AC201", "AC205")]
     assert found == [("AC201", 3, "4"), ("AC205", 5, None), ("AC201", 7, "5")], run.out
+
+
+def test_a_make_settings_value_bump_that_also_changed_its_operator_still_stands(ws: WorkspaceBuilder) -> None:
+    # ingress-nginx's test/e2e-image/Makefile: `E2E_BASE_IMAGE="...:v2023"` became
+    # `E2E_BASE_IMAGE ?= "...:v2024"`; the link to the line means the setting. A line
+    # whose key changed was rewritten (AC205).
+    make = "\nDIR := x\nE2E_BASE_IMAGE=\"r/runner:v2023\"\nOTHER=\"a\"\n"
+    app = ws.repo("app", {"Makefile": make, "README.md": "# App\n"})
+    url = "https://github.com/acme/app/blob/main/Makefile"
+    commit(app, {"README.md": f"# App\n\nThe [image]({url}#L3) and [other]({url}#L4).\n"}, "links")
+    commit(app, {"Makefile": make.replace('E2E_BASE_IMAGE="r/runner:v2023"', 'E2E_BASE_IMAGE ?= "r/runner:v2024"')
+                 .replace('OTHER="a"', 'ANOTHER="a"')}, "bump")
+    ws.with_urls("acme", "app")
+    run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
+    assert [(f["code"], f["column"]) for f in _findings(run.out, "AC201", "AC205")] == [("AC205", 76)], run.out  # the second link

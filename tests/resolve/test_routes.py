@@ -337,3 +337,38 @@ def test_hugo_urls_astro_routes_code_spans_and_vendored_citations(ws: WorkspaceB
     run = ws.check("--format", "json", "--no-cache")
     assert sorted((f["code"], f["repo"], f["line"]) for f in json.loads(run.out)["findings"]) == [
         ("AC105", "express", 3), ("AC105", "kustomize", 6), ("AC105", "valkey", 1)]
+
+
+def test_an_mdbook_summarys_draft_chapters_and_a_test_inputs_empty_links_are_not_judged(
+        ws: WorkspaceBuilder) -> None:
+    ws.repo("book", {
+        "guide/book.toml": "[book]\ntitle = \"Guide\"\nsrc = \"pages\"\n\n[output.html]\nsrc = \"x\"\n",
+        "guide/pages/SUMMARY.md": "# Summary\n\n- [Intro](intro.md)\n- [Draft chapter]()\n",
+        "guide/pages/intro.md": "# Intro\n\nSee [nothing]().\n",
+        "tests/testsuite/book/src/SUMMARY.md": "- [A]()\n",
+        "README.md": "# Book\n\nAn [empty]() link.\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
+    # Only the book's SUMMARY.md lists chapters: an empty link on a page goes nowhere.
+    assert found == [("AC105", "README.md", 3), ("AC105", "guide/pages/intro.md", 3)]
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert sorted((r["path"], r["unchecked"]) for r in unchecked) == [
+        ("guide/pages/SUMMARY.md", "draft-chapter"), ("tests/testsuite/book/src/SUMMARY.md", "test-input"),
+    ]
+
+
+def test_another_renderers_id_on_a_page_no_site_config_claims_is_not_judged(ws: WorkspaceBuilder) -> None:
+    # pandoc's doc/lua-filters.md is pandoc.org's page, built from another repo: its ids
+    # keep periods (`#module-pandoc.text`), GitHub's drop them. A README is GitHub's.
+    page = "# Module pandoc.text\n\n## Functions\n\nSee [text](#module-pandoc.text), [gone](#module-pandoc.gone).\n"
+    ws.repo("pandoc", {"doc/lua-filters.md": page, "README.md": page})
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["path"], f["message"].split(" in ")[0]) for f in json.loads(run.out)["findings"])
+    assert found == [
+        ("README.md", "no heading with fragment #module-pandoc.gone"),
+        ("README.md", "no heading with fragment #module-pandoc.text"),
+        ("doc/lua-filters.md", "no heading with fragment #module-pandoc.gone"),
+    ]
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert [(r["path"], r["unchecked"]) for r in unchecked] == [("doc/lua-filters.md", "renderer-unknown")]
