@@ -93,7 +93,7 @@ class Unchecked(StrEnum):
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
     # Resolved, fragment not checked:
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
-    RENDERER_UNKNOWN = "renderer-unknown"  # another renderer's id, on a page no site config claims
+    RENDERER_UNKNOWN = "renderer-unknown"  # pandoc's id (`#module-pandoc.text`) in a repo with no site
     FILE_FRAGMENT = "file-fragment"  # an image's or data file's fragment (`logo.png#only-light`)
     FOLDER_FRAGMENT = "folder-without-page"  # a folder's fragment, and the folder shows no page
 
@@ -127,9 +127,8 @@ _FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions"
                           "tree", "raw", "edit", "community", "contributors", "branches", "activity"})
 
 
-# The renderer of a page deeper in a repo that builds no site: GitHub's, or a site's
-# built from another repo (pandoc.org from pandoc's doc/).
-_UNKNOWN_SITE = Site("unknown", "")
+# pandoc, which builds pages with no config in the repo (pandoc.org from pandoc's doc/).
+_PANDOC = Site("pandoc", "")
 
 
 def _github_page(path: str) -> bool:
@@ -1267,14 +1266,17 @@ class Resolver:
                         for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
             if not hits and site is not None:
                 hits = self._site_hits(name.lower().removeprefix("user-content-"), files, site)
-            if not hits and site is None and not ref.via_url and not self._github_only \
+            if not hits and site is None and "." in name and not ref.via_url and not self._github_only \
                     and not _github_page(ref.path) and not self.index.sites(ref.repo) \
-                    and self._site_hits(name.lower(), files, _UNKNOWN_SITE):
-                # The repo builds no site, and the fragment is a heading's id as another
-                # renderer writes it (pandoc's lua-filters.md, built into pandoc.org from
-                # another repo: `#module-pandoc.text`). Which renderer shows the page
-                # cannot be known here: the fragment is not judged. (In a repo that
-                # builds a site, a page outside it is GitHub's: pnpm.io's archived docs.)
+                    and self._site_hits(name.lower(), files, _PANDOC):
+                # The repo builds no site, and the fragment is a heading's id as pandoc
+                # writes it, periods kept (pandoc's lua-filters.md, built into pandoc.org
+                # from another repo: `#module-pandoc.text`, GitHub's `#module-pandoctext`).
+                # pandoc needs no config a repo would show: whether it builds the page
+                # cannot be known here, so the fragment is not judged. (In a repo that
+                # builds a site, a page outside it is GitHub's; and an id that differs
+                # from GitHub's only by collapsed dashes, `#a-b` for "A & B", is the
+                # common slip on GitHub: still judged.)
                 return Resolution(ref, Status.RESOLVED, files=files, unchecked=Unchecked.RENDERER_UNKNOWN)
             if not hits and all(path.lower().endswith(_PAGES) for _, path in files):
                 # An HTML file's ids (`<p id="a-word">`), read when one is linked.
@@ -1318,12 +1320,12 @@ class Resolver:
     def _site_hits(self, frag: str, files: tuple[FileId, ...], site: Site) -> list[Anchor]:
         """The headings whose id on the site is `frag`, where GitHub's slug is not:
         Python-Markdown's (MkDocs; a repeated title's later ids `_1`, `_2`...) or
-        VitePress's (`-1`, `-2`...). Hugo, Docusaurus and MyST make GitHub's. On a page
-        whose renderer is unknown (_UNKNOWN_SITE), pandoc's too."""
+        VitePress's (`-1`, `-2`...), or pandoc's (_PANDOC). Hugo, Docusaurus and MyST make
+        GitHub's."""
         hits: list[Anchor] = []
         ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
                 ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-")),
-                _UNKNOWN_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-"), (pandoc_slug, "-")),
+                _PANDOC.renderer: ((pandoc_slug, "-"),),
                 }.get(site.renderer, ())
         given = _given_id(site.attrs) if site.attrs is not None else None
         for f in files:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+from anchorcheck.git.repobuilder import commit
 from anchorcheck.resolve.routes import JekyllConfig, front_matter, jekyll_url, url_key
 from anchorcheck.resolve.sites import JEKYLL, detect
 from tests.conftest import WorkspaceBuilder, run_cli
@@ -361,14 +362,23 @@ def test_an_mdbook_summarys_draft_chapters_and_a_test_inputs_empty_links_are_not
 def test_another_renderers_id_on_a_page_no_site_config_claims_is_not_judged(ws: WorkspaceBuilder) -> None:
     # pandoc's doc/lua-filters.md is pandoc.org's page, built from another repo: its ids
     # keep periods (`#module-pandoc.text`), GitHub's drop them. A README is GitHub's.
-    page = "# Module pandoc.text\n\n## Functions\n\nSee [text](#module-pandoc.text), [gone](#module-pandoc.gone).\n"
-    ws.repo("pandoc", {"doc/lua-filters.md": page, "README.md": page})
+    # An id that differs from GitHub's only by collapsed dashes (`#a-b` for "A & B") is
+    # the common slip on GitHub: judged. So is every fragment in a repo building a site.
+    page = ("# Module pandoc.text\n\n## A & B\n\n"
+            "See [text](#module-pandoc.text), [gone](#module-pandoc.gone), [ab](#a-b).\n")
+    repo = ws.repo("pandoc", {"doc/lua-filters.md": page, "README.md": page})
     run = ws.check("--format", "json", "--no-cache")
     found = sorted((f["path"], f["message"].split(" in ")[0]) for f in json.loads(run.out)["findings"])
     assert found == [
+        ("README.md", "no heading with fragment #a-b"),
         ("README.md", "no heading with fragment #module-pandoc.gone"),
         ("README.md", "no heading with fragment #module-pandoc.text"),
+        ("doc/lua-filters.md", "no heading with fragment #a-b"),
         ("doc/lua-filters.md", "no heading with fragment #module-pandoc.gone"),
     ]
     unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
     assert [(r["path"], r["unchecked"]) for r in unchecked] == [("doc/lua-filters.md", "renderer-unknown")]
+    commit(repo, {"docs/mkdocs.yml": "site_name: x\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert ("doc/lua-filters.md", 5) in [(f["path"], f["line"]) for f in json.loads(run.out)["findings"]
+                                         if "#module-pandoc.text" in f["message"]]
