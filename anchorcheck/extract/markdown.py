@@ -178,6 +178,19 @@ def html_ids(text: str) -> list[Anchor]:
     return found
 
 
+# A definition list's term: a line, then one opening with `: ` (PHP Markdown Extra's
+# syntax, Goldmark's definition lists).
+_TERM = re.compile(r"(?m)^ {0,3}([^\s:][^\n]*)\n:[ \t]")
+
+
+def definition_terms(text: str) -> list[Anchor]:
+    """A Markdown page's definition list terms, as anchors with GitHub's slug of their
+    text: the ids Goldmark gives them with `autoDefinitionTermID` (a Hugo site's
+    `parser.autoIDType` is GitHub's by default)."""
+    return [Anchor.make(name, AnchorKind.MARKDOWN, text.count("\n", 0, m.start()) + 1, 0, github_slug(name))
+            for m in _TERM.finditer(text) if (name := rendered_text(m.group(1)).strip())]
+
+
 def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
     """The ids given by hand in a prose or HTML block: each an anchor named and slugged
     by its id."""

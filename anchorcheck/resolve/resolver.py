@@ -24,7 +24,15 @@ from anchorcheck.git.blobtext import decode_blob
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths, of_kind
 from anchorcheck.index.plan import is_history
-from anchorcheck.model.anchor import Anchor, AnchorKind, pandoc_slug, slug_char, toc_slug, vitepress_slug
+from anchorcheck.model.anchor import (
+    Anchor,
+    AnchorKind,
+    github_slug,
+    pandoc_slug,
+    slug_char,
+    toc_slug,
+    vitepress_slug,
+)
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.routes import (
@@ -87,6 +95,7 @@ class Unchecked(StrEnum):
     UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes and files
     CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
+    RENDER_HOOK = "link-render-hook"  # a link a site's render hook resolves (Hugo's render-link.html)
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
@@ -131,6 +140,18 @@ _FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions"
 _PANDOC = Site("pandoc", "")
 
 
+def _numbered_id(frag: str, anchors: list[Anchor]) -> Anchor | None:
+    """The anchor whose id is `frag` where ids are GitHub's slugs, a repeated one
+    numbered `-1`, `-2` in the page's order (Goldmark's, over headings and terms)."""
+    seen: dict[str, int] = {}
+    for anchor in sorted(anchors, key=lambda a: a.line):
+        base = github_slug(anchor.name)
+        n = seen[base] = seen.get(base, -1) + 1
+        if (f"{base}-{n}" if n else base) == frag:
+            return anchor
+    return None
+
+
 def _github_page(path: str) -> bool:
     """Whether GitHub is surely where a Markdown file is read: a README, a file at the
     repo's root (CONTRIBUTING.md) or under `.github/`. A page deeper in may be built by
@@ -148,6 +169,8 @@ def test_input(path: str) -> bool:
 
 # VitePress' include (`<!--@include: ./parts/basics.md-->`).
 _VITEPRESS_INCLUDE = re.compile(r"<!--\s*@include:\s*([^\n>]+?)\s*-->")
+# Hugo's include shortcode, as hugoDocs and Docsy sites write it.
+_HUGO_INCLUDE = re.compile(r"""\{\{[%<]-?\s*include\s+["']([^"'\n]+)["']\s*-?[%>]\}\}""")
 # A directive that builds a page's content and anchors: mkdocstrings' and mkdocs-click's
 # `::: identifier`, Sphinx's `.. automodule::`, MyST's ```` ```{autoclass} ````.
 # (A VitePress container, `::: tip`, names no dotted object.)
@@ -254,6 +277,7 @@ class WorkspaceIndex:
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
         self._routes: dict[tuple[str, str, str], Routes] = {}  # see routes()
         self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
+        self._terms: dict[FileId, list[Anchor]] = {}  # see definition_terms()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
         self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_pages()
@@ -522,6 +546,24 @@ class WorkspaceIndex:
                         if self.has_file(repo, candidate):
                             found.append((repo, candidate))
                             break
+            if text and "include" in text and "{{" in text:
+                # A Hugo include shortcode (`{{% include "/_common/x.md" %}}`): GetPage's
+                # path, from the page's folder or the content root, `.md` optional.
+                site = site_of(self.sites(repo), path)
+                root = site.root if site is not None else ""
+                # (A site mounting a language's folder as its content: hugoDocs' content/en.)
+                lang = path[len(root):].lstrip("/").partition("/")[0]
+                if _LANGUAGE_DIR.fullmatch(lang):
+                    root = posixpath.join(root, lang)
+                for m in _HUGO_INCLUDE.finditer(text):
+                    target = m.group(1).strip()
+                    names = (target,) if target.endswith(".md") else (f"{target}.md", f"{target}/index.md")
+                    folders = (root,) if target.startswith("/") else (posixpath.dirname(path), root)
+                    tried = (posixpath.normpath(posixpath.join(b, n.lstrip("/")))
+                             for b in folders for n in names)
+                    hit = next((c for c in tried if self.has_file(repo, c)), None)
+                    if hit is not None:
+                        found.append((repo, hit))
             if text and "@include:" in text:
                 # VitePress' `<!--@include: ./cli-generated.md-->`, from the page's folder
                 # (`@/` from the site's source root).
@@ -615,6 +657,17 @@ class WorkspaceIndex:
 
             found = self._html_ids[(repo, path)] = [
                 replace(a, repo=repo, path=path) for a in html_ids(self.text(repo, path) or "")]
+        return found
+
+    def definition_terms(self, repo: str, path: str) -> list[Anchor]:
+        """A Markdown page's definition list terms, as anchors (read on need: only a
+        site that gives them ids asks)."""
+        found = self._terms.get((repo, path))
+        if found is None:
+            from anchorcheck.extract.markdown import definition_terms  # (markdown-it: imported on need)
+
+            found = self._terms[(repo, path)] = [
+                replace(a, repo=repo, path=path) for a in definition_terms(self.text(repo, path) or "")]
         return found
 
     def routes(self, repo: str, site: Site) -> Routes:
@@ -804,6 +857,12 @@ class Resolver:
             return self._anywhere(ref)
         located = self._locate(ref)
         if isinstance(located, Resolution):
+            if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
+                    and (site := self._renderer(ref)) is not None and site.link_hook:
+                # The site's own link render hook resolves its pages' links by code
+                # (hugoDocs' `[slice](g)` is a glossary entry; Hugo's GetPage looks a
+                # path up from the content root too): what the tree lacks, it may make.
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
             if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
                 elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:
@@ -1259,13 +1318,18 @@ class Resolver:
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
             site = self._renderer(ref)
-            if site is not None and site.renderer in (MKDOCS, VITEPRESS, ANY_SITE.renderer):
+            shown = files
+            if site is not None and site.renderer in (MKDOCS, VITEPRESS, HUGO, ANY_SITE.renderer):
                 # pymdownx.snippets: a page holding `--8<-- "CONTRIBUTING.md"` shows that
-                # file's headings (mkdocs' about/contributing.md); VitePress' includes.
-                hits = [a for f in files for g in self.index.snippets(f)
-                        for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
+                # file's headings (mkdocs' about/contributing.md); VitePress' and Hugo's
+                # includes.
+                shown = (*files, *(g for f in files for g in self.index.snippets(f)))
+                hits = [a for g in shown[len(files):] for a in self.index.by_file.get(g, [])
+                        if self._matches(ref, a)]
             if not hits and site is not None:
-                hits = self._site_hits(name.lower().removeprefix("user-content-"), files, site)
+                # (The page's own ids first: an included file's come after them.)
+                frag = name.lower().removeprefix("user-content-")
+                hits = self._site_hits(frag, files, site) or self._site_hits(frag, shown[len(files):], site)
             if not hits and site is None and "." in name and not ref.via_url and not self._github_only \
                     and not _github_page(ref.path) and not self.index.sites(ref.repo) \
                     and self._site_hits(name.lower(), files, _PANDOC):
@@ -1345,6 +1409,14 @@ class Resolver:
                 tabbed = next((a for a in headings if frag.startswith(toc_slug(a.name) + "-")), None)
                 if tabbed is not None:
                     hits.append(tabbed)
+                    continue
+            if site.term_ids:
+                # Goldmark's `autoDefinitionTermID`: terms have ids too (hugoDocs' `#get`),
+                # numbered with the headings' in the page's order (`#cascade-1`: a term
+                # named as a heading above it).
+                term = _numbered_id(frag, [*headings, *self.index.definition_terms(*f)])
+                if term is not None:
+                    hits.append(term)
                     continue
             for slugify, sep in ways:
                 same = [a for a in headings if slugify(a.name) == frag]

@@ -72,6 +72,11 @@ class Site:
     attrs: tuple[str, str] | None = None
     # A Jekyll site's collections and permalink style (its URLs: resolve/routes.py).
     jekyll: JekyllConfig | None = field(default=None, hash=False, compare=False)
+    # A Hugo site's own link render hook (`layouts/_markup/render-link.html`): its code
+    # resolves the pages' links (hugoDocs' `[slice](g)` is a glossary entry).
+    link_hook: bool = False
+    # Goldmark's `autoDefinitionTermID`: each definition list term has an id.
+    term_ids: bool = False
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -97,6 +102,7 @@ _CONFIG_NAMES = {
 _VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
 _TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
+_TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
 _JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
@@ -145,7 +151,12 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
             served = _value(syntax, "staticDir", text) or "static"
-            found.append(Site(HUGO, _join(where, content), config, static=(_join(where, served),)))
+            layouts = _join(where, "layouts") + "/"
+            hook = any(p.startswith(layouts) and p.endswith("_markup/render-link.html") for p in known) \
+                or any(p.endswith("/layouts/_default/_markup/render-link.html") and "/themes/" in f"/{p}"
+                       and p.startswith(where) for p in known)
+            found.append(Site(HUGO, _join(where, content), config, static=(_join(where, served),),
+                              link_hook=hook, term_ids=_TERM_IDS.search(text) is not None))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
             # Its docs and blog plugins' folders and URL bases (redux's docs are

@@ -382,3 +382,31 @@ def test_another_renderers_id_on_a_page_no_site_config_claims_is_not_judged(ws: 
     run = ws.check("--format", "json", "--no-cache")
     assert ("doc/lua-filters.md", 5) in [(f["path"], f["line"]) for f in json.loads(run.out)["findings"]
                                          if "#module-pandoc.text" in f["message"]]
+
+
+def test_a_hugo_sites_definition_terms_includes_and_link_render_hook(ws: WorkspaceBuilder) -> None:
+    # hugoDocs: `autoDefinitionTermID` gives each definition term an id, numbered with
+    # the headings' (`#cascade-1`: a term named as a heading above it); an include
+    # shortcode shows another file's terms (from the content root, under the language's
+    # folder); and its own link render hook resolves links by code (`[slice](g)` is a
+    # glossary entry): a link the tree lacks is counted, not judged.
+    site = {
+        "hugo.toml": "baseURL = 'https://gohugo.io/'\n[markup.goldmark.parser]\n  autoDefinitionTermID = true\n",
+        "content/en/_common/spec.md": "`action`\n: (`string`) What to do.\n",
+        "content/en/methods/Process.md": (
+            "# Process\n\n## Cascade\n\n`cascade`\n: The cascade.\n\n`Get`\n: Gets it.\n\n"
+            "{{% include \"/_common/spec.md\" %}}\n\n"
+            "See [get](#get), [cascade](#cascade-1), [action](#action), [a slice](g), [gone](#nowhere).\n"),
+    }
+    repo = ws.repo("hugoDocs", {**site, "layouts/_markup/render-link.html": "{{ . }}\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"], f["message"].split(" in ")[0]) for f in json.loads(run.out)["findings"]] == [
+        ("AC101", 13, "no heading with fragment #nowhere")]
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert [r["unchecked"] for r in unchecked] == ["link-render-hook"]
+    # Without the hook, `g` is a missing file; without autoDefinitionTermID, terms are no ids.
+    commit(repo, {"layouts/_markup/render-link.html": None,
+                  "hugo.toml": "baseURL = 'https://gohugo.io/'\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["code"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC101", 5), ("AC101", 18), ("AC101", 41), ("AC101", 74), ("AC105", 60)]
