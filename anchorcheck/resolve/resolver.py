@@ -95,7 +95,7 @@ class Unchecked(StrEnum):
     UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes and files
     CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
-    RENDER_HOOK = "link-render-hook"  # a link a site's render hook resolves (Hugo's render-link.html)
+    RENDER_HOOK = "link-render-hook"  # a destination a site's render hook makes its own (hugoDocs' `g`)
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
@@ -138,6 +138,13 @@ _FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions"
 
 # pandoc, which builds pages with no config in the repo (pandoc.org from pandoc's doc/).
 _PANDOC = Site("pandoc", "")
+
+
+def _language_root(root: str, path: str) -> tuple[str, ...]:
+    """The folder of the language a site's page is in, when its first folder under the
+    site's root names one (hugoDocs' content/en/, which its config mounts as content)."""
+    lang = path[len(root):].lstrip("/").partition("/")[0] if path.startswith(root) else ""
+    return (posixpath.join(root, lang),) if _LANGUAGE_DIR.fullmatch(lang) else ()
 
 
 def _numbered_id(frag: str, anchors: list[Anchor]) -> Anchor | None:
@@ -550,11 +557,9 @@ class WorkspaceIndex:
                 # A Hugo include shortcode (`{{% include "/_common/x.md" %}}`): GetPage's
                 # path, from the page's folder or the content root, `.md` optional.
                 site = site_of(self.sites(repo), path)
-                root = site.root if site is not None else ""
                 # (A site mounting a language's folder as its content: hugoDocs' content/en.)
-                lang = path[len(root):].lstrip("/").partition("/")[0]
-                if _LANGUAGE_DIR.fullmatch(lang):
-                    root = posixpath.join(root, lang)
+                root = site.root if site is not None else ""
+                root = next(iter(_language_root(root, path)), root)
                 for m in _HUGO_INCLUDE.finditer(text):
                     target = m.group(1).strip()
                     names = (target,) if target.endswith(".md") else (f"{target}.md", f"{target}/index.md")
@@ -857,11 +862,11 @@ class Resolver:
             return self._anywhere(ref)
         located = self._locate(ref)
         if isinstance(located, Resolution):
-            if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
-                    and (site := self._renderer(ref)) is not None and site.link_hook:
-                # The site's own link render hook resolves its pages' links by code
-                # (hugoDocs' `[slice](g)` is a glossary entry; Hugo's GetPage looks a
-                # path up from the content root too): what the tree lacks, it may make.
+            site = self._renderer(ref) if located.status is Status.DANGLING_PATH else None
+            if site is not None and ref.relative and not ref.via_url \
+                    and ref.target_path in site.hook_destinations:
+                # A destination the site's link render hook makes its own (hugoDocs'
+                # `[slice](g)` is a glossary entry): its code decides where it goes.
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
             if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
                 elsewhere, _ = self._moved_to(ref.name or "")
@@ -1109,7 +1114,7 @@ class Resolver:
             page = self._page(ref.repo, path, None)
             return ((ref.repo, page),) if page is not None else \
                 Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
-        routed = self._routed(ref, "/" + path, site)
+        routed = self._routed(ref, "/" + path, site) or self._from_content_root(ref, "/" + path, site)
         if routed is not None:
             return ((ref.repo, routed),)
         if site.renderer == ASTRO and "." not in path.rstrip("/").rpartition("/")[2]:
@@ -1147,13 +1152,26 @@ class Resolver:
 
     def _from_content_root(self, ref: Reference, path: str, site: Site) -> str | None:
         """Docusaurus looks a `.md` link that does not start with `./` or `../` up in its
-        content folder too, after the page's own (redux's `api/Store.md` from
-        `understanding/thinking-in-redux/Glossary.md` is `docs/api/Store.md`)."""
-        if site.renderer != DOCUSAURUS or path.startswith(("./", "../", "/")) \
+        content folder and then its site's folder too, after the page's own (redux's
+        `api/Store.md` from `understanding/thinking-in-redux/Glossary.md` is
+        `docs/api/Store.md`); one starting with `/` only there (helm-www's
+        `/helm/helm_show.md`). So does Hugo's GetPage, in a link render hook."""
+        if site.renderer == HUGO and site.get_page and not path.startswith(("./", "../", "/")):
+            # A Hugo link render hook's GetPage looks a path up from the content root
+            # too, after the page's folder (hugoDocs' `methods/page/title/`), within the
+            # page's language.
+            roots = (site.root, *_language_root(site.root, ref.path))
+            pages = (self._page(ref.repo, posixpath.join(root, path), site) for root in roots)
+            return next((p for p in pages if p is not None), None)
+        if site.renderer != DOCUSAURUS or path.startswith(("./", "../")) \
                 or not path.partition("#")[0].lower().endswith((".md", ".mdx")):
             return None
-        joined = posixpath.normpath(posixpath.join(site.root, path.partition("#")[0]))
-        return joined if self.index.has_file(ref.repo, joined) else None
+        translated = (site.translates,) if site.translates else ()
+        for folder in (site.root, *translated, posixpath.dirname(site.config)):
+            joined = posixpath.normpath(posixpath.join(folder, path.partition("#")[0].lstrip("/")))
+            if self.index.has_file(ref.repo, joined):
+                return joined
+        return None
 
     def _routed(self, ref: Reference, url: str, site: Site) -> str | None:
         """The page a site serves at a root-relative URL by its routes (Jekyll's
@@ -1277,6 +1295,10 @@ class Resolver:
                 routes += (f"{bare}.rst", f"{bare}/index.rst")
         elif f".{ext.lower()}" in _PAGES:
             routes = (bare[:len(bare) - len(ext) - 1] + ".md",)
+        elif site.renderer == MDBOOK and base == "index.md":
+            # mdBook renders a chapter's README.md as its folder's index.html: a link to
+            # `index.md` is that page (clippy's continuous_integration/index.md).
+            routes = (posixpath.join(posixpath.dirname(bare), "README.md"),)
         else:
             return None
         found = next((r for r in routes if self.index.has_file(repo, r)), None)

@@ -72,11 +72,16 @@ class Site:
     attrs: tuple[str, str] | None = None
     # A Jekyll site's collections and permalink style (its URLs: resolve/routes.py).
     jekyll: JekyllConfig | None = field(default=None, hash=False, compare=False)
-    # A Hugo site's own link render hook (`layouts/_markup/render-link.html`): its code
-    # resolves the pages' links (hugoDocs' `[slice](g)` is a glossary entry).
-    link_hook: bool = False
+    # A Hugo site's own link render hook (`layouts/_markup/render-link.html`): the
+    # destinations its code treats as its own (hugoDocs' `eq $u.String "g"`: `[slice](g)`
+    # is a glossary entry), and whether it looks paths up with GetPage.
+    hook_destinations: tuple[str, ...] = ()
+    get_page: bool = False
     # Goldmark's `autoDefinitionTermID`: each definition list term has an id.
     term_ids: bool = False
+    # A Docusaurus locale's folder: the content folder it translates, where a page it
+    # lacks is taken from (`versioned_docs/version-3` for `i18n/de/.../version-3`).
+    translates: str = ""
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -102,6 +107,12 @@ _CONFIG_NAMES = {
 _VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
 _TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
+# A destination a link render hook compares with a literal: its own (`eq $u.String "g"`).
+_HOOK_LITERAL = re.compile(r"""\beq\s+[$.\w]+\s+["']([^"'\s]+)["']""")
+# A Docusaurus locale's docs (current or a version's) or blog folder, under `i18n/`.
+_DOCUSAURUS_I18N = re.compile(r"(?P<locale>[^/]+)/docusaurus-plugin-content-"
+                              r"(?:(?P<docs>docs)(?P<id>-[^/]+)?/(?P<version>current|version-[^/]+)"
+                              r"|(?P<blog>blog)(?P<bid>-[^/]+)?)")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
@@ -151,24 +162,26 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
             served = _value(syntax, "staticDir", text) or "static"
-            layouts = _join(where, "layouts") + "/"
-            hook = any(p.startswith(layouts) and p.endswith("_markup/render-link.html") for p in known) \
-                or any(p.endswith("/layouts/_default/_markup/render-link.html") and "/themes/" in f"/{p}"
-                       and p.startswith(where) for p in known)
+            # Its link render hook, its own or its theme's (`themes/x/layouts/...`).
+            hooks = "".join(read(p) or "" for p in sorted(known) if p.endswith("/_markup/render-link.html")
+                            and (not where or p.startswith(where + "/")) and "/layouts/" in f"/{p}")
             found.append(Site(HUGO, _join(where, content), config, static=(_join(where, served),),
-                              link_hook=hook, term_ids=_TERM_IDS.search(text) is not None))
+                              hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
+                              get_page="GetPage" in hooks, term_ids=_TERM_IDS.search(text) is not None))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
             # Its docs and blog plugins' folders and URL bases (redux's docs are
             # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
             static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
+            roots = {}  # the docs and blog plugins' folders, which locales translate
             for folder, base_url in (("docs", "docs"), ("blog", "blog")):
                 options = _js_block(text, folder)
+                options = _top_level(options) if options else None
                 path = _value(_JS_KEY, "path", options) if options else None
                 route = _value(_JS_KEY, "routeBasePath", options) if options else None
                 base = (route if route is not None else base_url).strip("/")
-                found.append(Site(DOCUSAURUS, _join(where, path or folder), config, static=static,
-                                  base_url=base))
+                roots[folder] = _join(where, path or folder)
+                found.append(Site(DOCUSAURUS, roots[folder], config, static=static, base_url=base))
                 if folder == "docs":
                     # Versioned docs: `versioned_docs/version-7.2/` beside the config,
                     # built when versions.json lists it (react-redux keeps old versions'
@@ -183,13 +196,27 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
             # at `routeBasePath: 'pnpr'`).
             for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
-                options = _braced(text, m.end())
+                options = _top_level(_braced(text, m.end()))
                 path = _value(_JS_KEY, "path", options)
                 if path:
                     route = _value(_JS_KEY, "routeBasePath", options)
                     found.append(Site(DOCUSAURUS, _join(where, path), config, static=static,
                                       base_url=(route if route is not None else "docs").strip("/")))
             found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
+            # Translations (`i18n/de/docusaurus-plugin-content-docs/version-3/`): a
+            # locale's copy of a docs or blog folder, built by the same rules.
+            prefix = _join(where, "i18n") + "/"
+            for d in sorted(x for x in dirs if x.startswith(prefix)):
+                local = _DOCUSAURUS_I18N.fullmatch(d[len(prefix):])
+                if local is not None:
+                    plugin, version = local.group("docs") or local.group("blog"), local.group("version")
+                    # (Another docs instance's `-id` folder: which folder it translates is
+                    # that instance's `path`, not matched here.)
+                    source = "" if local.group("id") or local.group("bid") \
+                        else roots[plugin] if version in (None, "current") \
+                        else _join(where, f"versioned_docs/{version}")
+                    found.append(Site(DOCUSAURUS, d, config, static=static, translates=source,
+                                      base_url=f"{local.group('locale')}/{plugin}"))
         elif base.startswith("astro.config."):
             public = (_join(where, "public"),)
             found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))
@@ -216,6 +243,17 @@ def _js_block(text: str, key: str) -> str | None:
     matched; None when there is none."""
     m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\{{", text)
     return None if m is None else _braced(text, m.end())
+
+
+def _top_level(block: str) -> str:
+    """A JS object's text without the objects nested in it: its own keys only (the
+    docs plugin's `path`, not a version's `versions: {3: {path: "v3"}}`: helm-www)."""
+    out, depth = [], 0
+    for ch in block:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth == 0 and ch != "}":
+            out.append(ch)
+    return "".join(out)
 
 
 def _braced(text: str, start: int) -> str:

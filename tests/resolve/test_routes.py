@@ -397,16 +397,56 @@ def test_a_hugo_sites_definition_terms_includes_and_link_render_hook(ws: Workspa
             "# Process\n\n## Cascade\n\n`cascade`\n: The cascade.\n\n`Get`\n: Gets it.\n\n"
             "{{% include \"/_common/spec.md\" %}}\n\n"
             "See [get](#get), [cascade](#cascade-1), [action](#action), [a slice](g), [gone](#nowhere).\n"),
+        # GetPage, in the hook, looks `methods/process/` up from the (language's) content root.
+        "content/en/guide/intro.md": "# Intro\n\nSee [process](methods/process/) and [none](methods/none/).\n",
     }
-    repo = ws.repo("hugoDocs", {**site, "layouts/_markup/render-link.html": "{{ . }}\n"})
+    hook = ('{{- $u := urls.Parse .Destination }}\n{{- if eq $u.String "g" }}glossary\n'
+            '{{- else }}{{ with .Page.GetPage $u.Path }}{{ .RelPermalink }}{{ end }}{{ end }}\n')
+    repo = ws.repo("hugoDocs", {**site, "layouts/_markup/render-link.html": hook})
     run = ws.check("--format", "json", "--no-cache")
-    assert [(f["code"], f["line"], f["message"].split(" in ")[0]) for f in json.loads(run.out)["findings"]] == [
-        ("AC101", 13, "no heading with fragment #nowhere")]
+    assert [(f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC105", "content/en/guide/intro.md", 3), ("AC101", "content/en/methods/Process.md", 13)]
     unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
     assert [r["unchecked"] for r in unchecked] == ["link-render-hook"]
     # Without the hook, `g` is a missing file; without autoDefinitionTermID, terms are no ids.
     commit(repo, {"layouts/_markup/render-link.html": None,
                   "hugo.toml": "baseURL = 'https://gohugo.io/'\n"})
     run = ws.check("--format", "json", "--no-cache")
-    assert sorted((f["code"], f["column"]) for f in json.loads(run.out)["findings"]) == [
-        ("AC101", 5), ("AC101", 18), ("AC101", 41), ("AC101", 74), ("AC105", 60)]
+    assert sorted((f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC101", 13, 5), ("AC101", 13, 18), ("AC101", 13, 41), ("AC101", 13, 74), ("AC105", 3, 5),
+        ("AC105", 3, 37), ("AC105", 13, 60)]
+
+
+def test_docusaurus_root_relative_md_links_translations_and_a_versions_own_path(ws: WorkspaceBuilder) -> None:
+    # helm-www: `/helm/helm.md` is looked up in the content folders (never the page's);
+    # `versions: {3: {path: "v3"}}` is a version's URL, not the docs plugin's folder; a
+    # locale's `i18n/de/docusaurus-plugin-content-docs/version-3/` is that version's
+    # translation, a page it lacks taken from versioned_docs/version-3.
+    ws.repo("www", {
+        "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: {\n"
+                                "  versions: { 3: { label: '3.21', path: 'v3' } } } }]] }\n",
+        "versions.json": '["3"]\n',
+        "docs/helm/helm.md": "# helm\n\nSee [show](/helm/helm_show.md) and [gone](/helm/gone.md).\n",
+        "docs/helm/helm_show.md": "# helm show\n",
+        "versioned_docs/version-3/topics/charts.md": "# Charts\n",
+        "versioned_docs/version-3/intro.md": "# Intro\n",
+        "i18n/de/docusaurus-plugin-content-docs/version-3/intro.md":
+            "# Einführung\n\nSiehe [Charts](/topics/charts.md), [weg](/topics/weg.md).\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["path"], f["column"]) for f in json.loads(run.out)["findings"]] == [
+        ("docs/helm/helm.md", 36), ("i18n/de/docusaurus-plugin-content-docs/version-3/intro.md", 36)]
+
+
+def test_an_mdbook_chapters_readme_is_its_index_page(ws: WorkspaceBuilder) -> None:
+    # mdBook renders a chapter folder's README.md as its index.html (clippy's book).
+    ws.repo("clippy", {
+        "book/book.toml": "[book]\ntitle = \"Clippy\"\n",
+        "book/src/SUMMARY.md": "- [CI](ci/README.md)\n",
+        "book/src/ci/README.md": "# CI\n",
+        "book/src/usage.md": "# Usage\n\nSee [CI](ci/index.md) and [none](gone/index.md).\n",
+        "notes/usage.md": "# Usage\n\nSee [CI](../book/src/ci/index.md).\n",  # GitHub's: no index.md
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["path"], f["column"]) for f in json.loads(run.out)["findings"]] == [
+        ("book/src/usage.md", 27), ("notes/usage.md", 5)]
