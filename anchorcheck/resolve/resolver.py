@@ -95,6 +95,7 @@ class Unchecked(StrEnum):
     UPSTREAM_COPY = "upstream-copy"  # a vendored copy cites its upstream's Notes and files
     CHANGELOG = "changelog"  # a changelog's links are records of the past (index/plan.is_history)
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
+    SITE_BUILD = "site-build-checked"  # a page link of a site whose build fails on a broken one
     RENDER_HOOK = "link-render-hook"  # a destination a site's render hook makes its own (hugoDocs' `g`)
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
@@ -868,6 +869,11 @@ class Resolver:
                 # A destination the site's link render hook makes its own (hugoDocs'
                 # `[slice](g)` is a glossary entry): its code decides where it goes.
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
+            if site is not None and site.checks_links and ref.relative and not ref.via_url:
+                # The site's build fails on a link to nothing (Docusaurus' default
+                # `onBrokenLinks: 'throw'`): one anchorcheck cannot follow on a page of
+                # a site that builds is a route it does not know (helm-www's 1,763).
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_BUILD)
             if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
                 elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:

@@ -82,6 +82,11 @@ class Site:
     # A Docusaurus locale's folder: the content folder it translates, where a page it
     # lacks is taken from (`versioned_docs/version-3` for `i18n/de/.../version-3`).
     translates: str = ""
+    # Whether the site's build fails on a link to no page or file (Docusaurus'
+    # `onBrokenLinks: 'throw'`, its default; VitePress' dead-link check, on unless
+    # `ignoreDeadLinks: true`; MkDocs' `strict: true`): such a link cannot be on a site
+    # that deploys, so one anchorcheck cannot follow is its model's gap, not the site's.
+    checks_links: bool = False
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -113,6 +118,9 @@ _HOOK_LITERAL = re.compile(r"""\beq\s+[$.\w]+\s+["']([^"'\s]+)["']""")
 _DOCUSAURUS_I18N = re.compile(r"(?P<locale>[^/]+)/docusaurus-plugin-content-"
                               r"(?:(?P<docs>docs)(?P<id>-[^/]+)?/(?P<version>current|version-[^/]+)"
                               r"|(?P<blog>blog)(?P<bid>-[^/]+)?)")
+_IGNORE_DEAD_LINKS = re.compile(r"\bignoreDeadLinks['\"]?\s*:\s*true\b")
+_STRICT = re.compile(r"(?m)^strict\s*:\s*true\b")
+_NOT_FOUND_IGNORED = re.compile(r"(?m)^\s+(?:not_found|unrecognized_links)\s*:\s*ignore\b")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
@@ -149,12 +157,15 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # `%{` and `}%`: `### StateTree %{#statetree}%`).
             left, right = _value(_JS_KEY, "leftDelimiter", script), _value(_JS_KEY, "rightDelimiter", script)
             found.append(Site(VITEPRESS, _join(site_dir, src), config,
-                              attrs=(left or "{", right or "}") if left or right else None))
+                              attrs=(left or "{", right or "}") if left or right else None,
+                              checks_links=_IGNORE_DEAD_LINKS.search(script) is None))
         elif base.startswith("mkdocs."):
             text = read(config)
             docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
             tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
-            found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs))
+            strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
+            found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
+                              checks_links=strict))
         elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs):
             text = read(config) or ""
             syntax = _TOML_KEY if base.endswith(".toml") else _YAML_KEY
@@ -170,6 +181,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                               get_page="GetPage" in hooks, term_ids=_TERM_IDS.search(text) is not None))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
+            broken = _value(_JS_KEY, "onBrokenLinks", text)
+            throws = broken is None or broken == "throw"  # (Docusaurus 3's default: throw)
             # Its docs and blog plugins' folders and URL bases (redux's docs are
             # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
             static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
@@ -181,7 +194,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 route = _value(_JS_KEY, "routeBasePath", options) if options else None
                 base = (route if route is not None else base_url).strip("/")
                 roots[folder] = _join(where, path or folder)
-                found.append(Site(DOCUSAURUS, roots[folder], config, static=static, base_url=base))
+                found.append(Site(DOCUSAURUS, roots[folder], config, static=static, base_url=base,
+                                  checks_links=throws))
                 if folder == "docs":
                     # Versioned docs: `versioned_docs/version-7.2/` beside the config,
                     # built when versions.json lists it (react-redux keeps old versions'
@@ -192,7 +206,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                         version = _join(where, f"versioned_docs/version-{name}")
                         if version in dirs:
                             found.append(Site(DOCUSAURUS, version, config, static=static,
-                                              base_url="/".join(p for p in (base, name) if p)))
+                                              base_url="/".join(p for p in (base, name) if p),
+                                              checks_links=throws))
             # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
             # at `routeBasePath: 'pnpr'`).
             for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
@@ -201,8 +216,10 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 if path:
                     route = _value(_JS_KEY, "routeBasePath", options)
                     found.append(Site(DOCUSAURUS, _join(where, path), config, static=static,
-                                      base_url=(route if route is not None else "docs").strip("/")))
-            found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static))
+                                      base_url=(route if route is not None else "docs").strip("/"),
+                                      checks_links=throws))
+            found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static,
+                              checks_links=throws))
             # Translations (`i18n/de/docusaurus-plugin-content-docs/version-3/`): a
             # locale's copy of a docs or blog folder, built by the same rules.
             prefix = _join(where, "i18n") + "/"
@@ -216,7 +233,7 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                         else roots[plugin] if version in (None, "current") \
                         else _join(where, f"versioned_docs/{version}")
                     found.append(Site(DOCUSAURUS, d, config, static=static, translates=source,
-                                      base_url=f"{local.group('locale')}/{plugin}"))
+                                      base_url=f"{local.group('locale')}/{plugin}", checks_links=throws))
         elif base.startswith("astro.config."):
             public = (_join(where, "public"),)
             found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))

@@ -185,7 +185,8 @@ def test_a_mkdocs_pages_own_folder_link_is_the_page(ws: WorkspaceBuilder) -> Non
 def test_a_docusaurus_site_with_its_docs_outside_the_website_folder(ws: WorkspaceBuilder) -> None:
     # redux's shape: docs/ at the root, served at `/` by website/docusaurus.config.ts.
     ws.repo("redux", {
-        "website/docusaurus.config.ts": "export default { presets: [['classic', {\n"
+        # (A site whose build only warns of a broken link: anchorcheck judges its links.)
+        "website/docusaurus.config.ts": "export default { onBrokenLinks: 'warn', presets: [['classic', {\n"
                                         "  docs: { path: '../docs', routeBasePath: '/' },\n}]] }\n",
         "website/static/img/flow.png": "png",
         "docs/api/Store.md": "---\nid: store\n---\n# Store\n\n## dispatch(action)\n",
@@ -244,7 +245,8 @@ def test_docusaurus_versioned_docs_link_by_id_within_their_version(ws: Workspace
     # react-redux's shape: website/versioned_docs/version-7.2/, linked by doc id; a
     # version versions.json does not list is not built (GitHub shows it: 6.x's link).
     ws.repo("react-redux", {
-        "website/docusaurus.config.ts": "export default { presets: [['classic', { docs: { path: '../docs' } }]] }\n",
+        "website/docusaurus.config.ts": "export default { onBrokenLinks: 'warn',\n"
+                                        "  presets: [['classic', { docs: { path: '../docs' } }]] }\n",
         "website/versions.json": '["7.2"]\n',
         "website/versioned_docs/version-6.x/api/connect.md": "# connect\n\n[here](../using/connect-mapstate)\n",
         "website/versioned_docs/version-6.x/using/connect-extracting-data.md": "---\nid: connect-mapstate\n---\n# E\n",
@@ -294,7 +296,7 @@ def test_docs_plugin_instances_quoted_keys_rst_labels_and_ignored_build_output(w
     # pnpm.io's config quotes its keys and adds a second docs instance; attrs' MyST page
     # links a reST label; vue-router's /api/ pages are written by TypeDoc, git-ignored.
     ws.repo("pnpm", {
-        "docusaurus.config.ts": 'export default { presets: [["classic", { "docs": { "path": "./docs", '
+        "docusaurus.config.ts": 'export default { "onBrokenLinks": "warn", presets: [["classic", { "docs": { "path": "./docs", '
                                 '"routeBasePath": "/" } }]],\n  "plugins": [["@docusaurus/plugin-content-docs",'
                                 " { id: 'pnpr', path: './pnpr-docs', routeBasePath: 'pnpr' }]] }\n",
         "docs/cli/stage.md": "# stage\n",
@@ -423,7 +425,7 @@ def test_docusaurus_root_relative_md_links_translations_and_a_versions_own_path(
     # locale's `i18n/de/docusaurus-plugin-content-docs/version-3/` is that version's
     # translation, a page it lacks taken from versioned_docs/version-3.
     ws.repo("www", {
-        "docusaurus.config.js": "module.exports = { presets: [['classic', { docs: {\n"
+        "docusaurus.config.js": "module.exports = { onBrokenLinks: 'warn', presets: [['classic', { docs: {\n"
                                 "  versions: { 3: { label: '3.21', path: 'v3' } } } }]] }\n",
         "versions.json": '["3"]\n',
         "docs/helm/helm.md": "# helm\n\nSee [show](/helm/helm_show.md) and [gone](/helm/gone.md).\n",
@@ -450,3 +452,25 @@ def test_an_mdbook_chapters_readme_is_its_index_page(ws: WorkspaceBuilder) -> No
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["path"], f["column"]) for f in json.loads(run.out)["findings"]] == [
         ("book/src/usage.md", 27), ("notes/usage.md", 5)]
+
+
+def test_a_link_on_a_site_whose_build_fails_on_broken_links_is_the_builds_to_judge(ws: WorkspaceBuilder) -> None:
+    # Docusaurus fails its build on a link to nothing (`onBrokenLinks: 'throw'`, its
+    # default), VitePress on a dead link, MkDocs in strict mode: a page link anchorcheck
+    # cannot follow there is a route it does not know, counted. Fragments are judged
+    # (Docusaurus only warns of a broken anchor). A site that only warns is judged.
+    pages = {"docs/a.md": "# A\n\n## Two\n", "docs/b.md": "# B\n\n[x](/route/we/do/not/know), [y](./a.md#gone)\n"}
+    repo = ws.repo("site", {**pages, "docusaurus.config.js": "module.exports = { presets: [['classic', {}]] }\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 29)]
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert [r["unchecked"] for r in unchecked] == ["site-build-checked"]
+    for config in ({"docusaurus.config.js": "module.exports = { onBrokenLinks: 'warn' }\n"},
+                   {"docusaurus.config.js": None, "mkdocs.yml": "site_name: x\n"},
+                   {"mkdocs.yml": "site_name: x\nstrict: true\nvalidation:\n  links:\n    not_found: ignore\n"}):
+        commit(repo, config)
+        run = ws.check("--format", "json", "--no-cache")
+        assert [f["code"] for f in json.loads(run.out)["findings"]] == ["AC105", "AC101"], config
+    commit(repo, {"mkdocs.yml": "site_name: x\nstrict: true\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert [f["code"] for f in json.loads(run.out)["findings"]] == ["AC101"]
