@@ -86,9 +86,34 @@ def find_anchors(
         if (options.caps and comment.own_line and comment.kind != "docstring"
                 and has_caps_line(text, 0, len(text), options.min_letters)):
             found = list(_caps_headings(comment, options))
-            # The licence test reads the whole block, so it runs only when needed.
-            if found and not _LICENSE_WORDS.search(text):
-                yield from found
+            # The licence test reads the block, so it runs only when needed. A short
+            # block naming a licence is a licence header: none of its lines heads
+            # anything. In a long one, a heading whose section (its lines up to the
+            # next caps line) is licence text is the licence's ("NO WARRANTY"); a
+            # single-header library's block holds its manual, a licence section and a
+            # "not copyrighted" line (stb's "HOW TO COMPILE", cited from the same
+            # block, was dropped with it).
+            if found and _LICENSE_WORDS.search(text):
+                found = [] if len(comment.lines) < _LICENSE_HEADER_LINES else \
+                    [a for a in found if not _LICENSE_WORDS.search(_section(comment, a.line))]
+            yield from found
+
+
+# A licence header's length at most (Apache's is 13 lines, the BSD's 25 to 30).
+_LICENSE_HEADER_LINES = 40
+
+
+def _section(comment: Comment, line: int) -> str:
+    """A caps heading's section of its block: its line and those after it, up to the
+    next line in capitals alone (a heading, or a one-word one: stb's `LICENSE`)."""
+    out = []
+    for cl in comment.lines:
+        if cl.line > line and (core := cl.text.strip(_DECORATION)) and core == core.upper() \
+                and sum(ch.isalpha() for ch in core) >= 4:
+            break
+        if cl.line >= line:
+            out.append(cl.text)
+    return "\n".join(out)
 
 
 def has_caps_line(text: str, start: int, end: int, min_letters: int) -> bool:

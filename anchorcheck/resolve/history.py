@@ -27,6 +27,7 @@ from operator import itemgetter
 
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS, in_tests, language_of
+from anchorcheck.extract.locations import copied_path
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
@@ -150,8 +151,10 @@ class RemovedMentions:
                 if named is not None:
                     found.append(RemovedMention(m, named))
         # A test's own helper (starlight's `renderMarkdown` in one test file) is no name
-        # a comment elsewhere means: theirs is the framework's API of that name.
-        found = [f for f in found if not in_tests(f.removal.path)
+        # a comment elsewhere means: theirs is the framework's API of that name. Nor is
+        # a vendored copy's (libgit2's deps/pcre took `longjmp` with it): the workspace's
+        # own code names the library's.
+        found = [f for f in found if not (in_tests(f.removal.path) or copied_path(f.removal.path))
                  or (f.mention.repo, f.mention.path) == (f.removal.repo, f.removal.path)]
         # A name its old home still spells in quotes is still served by that name:
         # a module's `__getattr__` (PEP 562: click's deprecated `get_text_stream`), an
@@ -423,7 +426,7 @@ def _may_define(line: str, name: str, at: int) -> bool:
     of GHC, when nothing else is left to run. A definition of `name` opens the line
     (`name =`, `name ::`), follows a keyword and blanks (`data name`), or is an import
     line's; a hypothesis test compares the answers with names_defined_in's alone."""
-    if at == 0 or "import" in line or (line[:1] in _IDENT_START and "(" in line):
+    if at == 0 or "import" in line or "define" in line or (line[:1] in _IDENT_START and "(" in line):
         return True  # (the last: a C-style function may start the line; matched whole)
     while at >= 0:
         before = line[:at]
@@ -435,8 +438,9 @@ def _may_define(line: str, name: str, at: int) -> bool:
 
 
 def _asked_key(commit: str) -> str:
-    # v2: with the names settled by other repos; v3: with the files defining each name
-    return f"defined-among:v3:{SEARCHED}:{commit}"
+    # v2: with the names settled by other repos; v3: with the files defining each name;
+    # v4: C macros (`#define RMATCH(...)`) define their names
+    return f"defined-among:v4:{SEARCHED}:{commit}"
 
 
 def _last_asked_key(repo: str) -> str:
@@ -596,7 +600,7 @@ def start_history(
 
 
 def _defined_key(commit: str) -> str:
-    return f"defined-names:v3:{commit}"  # v3: names_defined_in over whole lines
+    return f"defined-names:v4:{commit}"  # v3: names_defined_in over whole lines; v4: C macros
 
 
 def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> frozenset[str]:
@@ -631,14 +635,16 @@ _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 
 # What names_defined_in matches, on each line by itself (`[^\S\n]`: space but not a
 # line break) and in ASCII, as git's PCRE reads it.
-# The last alternative is a C-style function at the start of a line, its types before
+# The fourth alternative is a C-style function at the start of a line, its types before
 # it (`void hashTypeSetExDone(HashTypeSetEx *ex) {`, a prototype, `gnu_style (x)`):
 # no keyword says so, and redis's hashTypeSetExDone, defined so, was reported removed.
+# The last is a C macro (`#define RMATCH(ra, rb)`: libgit2's pcre2 was reported removed).
 _DEFINITION = compiled_on_use(
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)[^\S\n]+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*[^\S\n]*(?:=(?!=)|::)"
     r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+"
-    r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=[^\S\n]*\()",
+    r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=[^\S\n]*\()"
+    r"|^[^\S\n]*#[^\S\n]*define[^\S\n]+[A-Za-z_]\w*",
     re.MULTILINE | re.ASCII,
 )
 # The lines git picks for it: every line it matches, with PCRE, or where git lacks it
@@ -648,6 +654,7 @@ _DEFINITION_PERL = (
     r"|^[A-Za-z_][A-Za-z0-9_]*\s*(?:=(?!=)|::)"
     r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+"
     r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=\s*\()"
+    r"|^\s*#\s*define\s+[A-Za-z_]\w*"
 )
 _DEFINITION_POSIX = (
     rf"{_KEYWORDS}[[:space:]]+[A-Za-z_$][A-Za-z0-9_$]*",
@@ -655,6 +662,7 @@ _DEFINITION_POSIX = (
     r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(::|=)",
     r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
     r"^([A-Za-z_][A-Za-z0-9_*&:<>,[:blank:]]*[*&[:blank:]])?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(",
+    r"^[[:space:]]*#[[:space:]]*define[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
 )
 
 

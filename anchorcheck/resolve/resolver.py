@@ -1499,6 +1499,11 @@ class Resolver:
         preferring the citing file, then the citing repo."""
         name = ref.name or ""
         found = self._named(name)
+        if not found:
+            # A section of its own file, named in sentence case (stb_ds.h's "see
+            # 'Compile-time options'" for its `COMPILE-TIME OPTIONS`).
+            found = [a for a in self.index.by_file.get((ref.repo, ref.path), [])
+                     if a.kind is AnchorKind.CAPS and a.name.casefold() == name.casefold()]
         for scope in (
             [a for a in found if (a.repo, a.path) == (ref.repo, ref.path)],
             [a for a in found if a.repo == ref.repo],

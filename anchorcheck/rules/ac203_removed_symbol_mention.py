@@ -17,7 +17,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     that commit. Names never defined in the workspace's history (library calls,
     prose in backticks) are not findings; nor is a name its old file still spells in
     quotes (served by a module's `__getattr__`, an `__all__`, a shim), nor a test
-    file's own helper named outside that file (a framework's API of the same name).
+    file's or a vendored copy's definition named outside that file (a framework's or
+    the C library's function of the same name).
     Why: the comment describes code that is gone, and is on its way to teaching the
     wrong thing.
     Example: "`_healthz_report()` checks authz_mount" after commit 1a2b3c4 deleted

@@ -649,10 +649,12 @@ def test_a_markdown_heading_is_cited_in_any_case_a_caps_heading_as_written(ws: W
         "src/node.rs": "//! # Deadlock safety\n//!\n//! Lock parents first.\n\n"
                        "// Unlock the node first (see 'deadlock safety').\n"     # 5: resolves
                        "// and see [there](#deadlock-safety).\nfn f() {}\n",      # 6: resolves
-        "deploy.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nk: v\n"
-                       "# see 'rollback on the degraded path'\n",                # 4: case matters here
+        "deploy.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Body.\nk: v\n",
+        # Case matters from another file; in its own file, a caps section named in
+        # sentence case is that section (test_a_caps_section_named_in_sentence_case...).
+        "jobs.py": "# see 'rollback on the degraded path'\nx = 1\n",          # 1: case matters here
     })
-    assert codes(ws) == [("AC101", "deploy.yaml", 4)]
+    assert codes(ws) == [("AC101", "jobs.py", 1)]
 
 
 def test_a_title_many_documents_share_named_without_a_location_is_prose(ws: WorkspaceBuilder) -> None:
@@ -714,3 +716,29 @@ def test_a_name_still_served_by_its_home_or_a_tests_own_helper_is_no_removal(ws:
     run = ws.check("--format", "json", "--no-cache", "--select", "AC203")
     found = [(f["path"], f["message"].split(" ")[0]) for f in json.loads(run.out)["findings"]]
     assert found == [("README.md", "open_file")], run.out
+
+
+def test_a_c_macro_defines_its_name_and_a_vendored_copys_removal_is_not_the_workspaces(
+        ws: WorkspaceBuilder) -> None:
+    # libgit2: `RMATCH` is a macro in deps/pcre2 (`#define RMATCH(ra, rb)`); deps/pcre,
+    # removed, defined `longjmp`, which src/ names as the C library's.
+    repo = ws.repo("git2", {
+        "src/match.c": "int RMATCH(int a) {\n  return a;\n}\n\nint gone_func(void) {\n  return 0;\n}\n",
+        "deps/pcre/exec.c": "void longjmp(int env) {\n  (void)env;\n}\n",
+        "README.md": "# git2\n",
+    })
+    commit(repo, {"src/match.c": "#define RMATCH(a) (a)\n", "deps/pcre/exec.c": None}, "macros; drop pcre")
+    commit(repo, {"README.md": "# git2\n\nSee `RMATCH()`, `longjmp()` and `gone_func()`.\n"}, "docs")
+    run = ws.check("--format", "json", "--no-cache", "--select", "AC203")
+    assert [f["message"].split(" ")[0] for f in json.loads(run.out)["findings"]] == ["gone_func"], run.out
+
+
+def test_a_caps_section_named_in_sentence_case_in_its_own_file(ws: WorkspaceBuilder) -> None:
+    # stb_ds.h: "see 'Compile-time options'" names its own `COMPILE-TIME OPTIONS`; from
+    # another file the caps heading is only cited as written.
+    ws.repo("stb", {
+        "stb_ds.h": "// COMPILE-TIME OPTIONS\n//\n//   Define them first.\n//\n"
+                    "// Hashing: see 'Compile-time options' above.\nint x;\n",
+        "other.c": "// see 'Compile-time options' in stb_ds.h\nint y;\n",
+    })
+    assert codes(ws) == [("AC101", "other.c", 1)]

@@ -264,3 +264,14 @@ def test_notes_in_the_styles_real_haskell_projects_use() -> None:
     assert notes(bytestring, "haskell", ("rule",)) == [("ref", "fold inlining", 2)]
     assert notes(containers, "markdown", ("rule",)) == [("ref", "Template Haskell dependencies", 3),
                                                        ("ref", "Other one", 5)]
+
+
+def test_a_long_blocks_manual_sections_are_headings_beside_its_licence_section() -> None:
+    # stb's single-header libraries: one block holds the manual ("HOW TO COMPILE",
+    # cited from the same block), a licence section and a "not copyrighted" line.
+    manual = "".join(f"//   Line {n} of the manual.\n" for n in range(40))
+    src = ("// stb_tilemap_editor.h - placed in the public domain - not copyrighted\n//\n"
+           "// HOW TO COMPILE\n//\n//   Define it in one file.\n//\n" + manual +
+           "// LICENSE\n//\n//   See end of file for license information.\n//\n"
+           "// NO WARRANTY GIVEN\n//\n//   Provided without warranty.\n\nint x;\n")
+    assert [name for _, name, _, _ in anchors(src, "c")] == ["HOW TO COMPILE"]

@@ -106,7 +106,7 @@ def test_answers_about_candidates_are_cached_by_commit(tmp_path: Path) -> None:
     # the new name is searched.
     empty = GitRepo(init_repo(tmp_path / "empty", {"z.py": "pass\n"}))
     assert _defined_among({"r": empty}, {"r": head}, ["top", "absent_name", "CONST"], {}, cache) == {"top"}
-    stored = cache.get_result(f"defined-among:v3:{SEARCHED}:{head}")
+    stored = cache.get_result(f"defined-among:v4:{SEARCHED}:{head}")
     assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"], "settled": [],
                       "files": {"top": ["a.py"]}, "all-files": ["top"]}
     # A name an index file says is defined counts without asking git.
@@ -209,11 +209,11 @@ def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_w
     commits = {name: git.resolve("HEAD") for name, git in gits.items()}
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     assert _defined_among(gits, commits, ["shared", "only_here", "nowhere"], {}, cache) == {"shared", "only_here"}
-    assert cache.get_result(f"defined-among:v3:{SEARCHED}:{commits['a']}") == {
+    assert cache.get_result(f"defined-among:v4:{SEARCHED}:{commits['a']}") == {
         "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"], "settled": [], "files": {"shared": ["a.py"]},
         "all-files": ["shared"]}
     # `shared` was found in a: b was not asked about it; its entry says it was spared it.
-    assert cache.get_result(f"defined-among:v3:{SEARCHED}:{commits['b']}") == {
+    assert cache.get_result(f"defined-among:v4:{SEARCHED}:{commits['b']}") == {
         "asked": ["nowhere", "only_here"], "defined": ["only_here"], "settled": ["shared"],
         "files": {"only_here": ["b.py"]}, "all-files": ["only_here"]}
 
