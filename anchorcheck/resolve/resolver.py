@@ -1346,18 +1346,17 @@ class Resolver:
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
             site = self._renderer(ref)
-            shown = files
+            included: tuple[FileId, ...] = ()
             if site is not None and site.renderer in (MKDOCS, VITEPRESS, HUGO, ANY_SITE.renderer):
                 # pymdownx.snippets: a page holding `--8<-- "CONTRIBUTING.md"` shows that
                 # file's headings (mkdocs' about/contributing.md); VitePress' and Hugo's
                 # includes.
-                shown = (*files, *(g for f in files for g in self.index.snippets(f)))
-                hits = [a for g in shown[len(files):] for a in self.index.by_file.get(g, [])
-                        if self._matches(ref, a)]
+                included = tuple(g for f in files for g in self.index.snippets(f))
+                hits = [a for g in included for a in self.index.by_file.get(g, []) if self._matches(ref, a)]
             if not hits and site is not None:
                 # (The page's own ids first: an included file's come after them.)
                 frag = name.lower().removeprefix("user-content-")
-                hits = self._site_hits(frag, files, site) or self._site_hits(frag, shown[len(files):], site)
+                hits = self._site_hits(frag, files, site) or self._site_hits(frag, included, site)
             if not hits and site is None and "." in name and not ref.via_url and not self._github_only \
                     and not _github_page(ref.path) and not self.index.sites(ref.repo) \
                     and self._site_hits(name.lower(), files, _PANDOC):

@@ -23,6 +23,7 @@ misses.
 
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -186,6 +187,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # Its docs and blog plugins' folders and URL bases (redux's docs are
             # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
             static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
+            # Every folder of this site: its config, static folders and build's link check.
+            docusaurus = functools.partial(Site, DOCUSAURUS, config=config, static=static,
+                                           checks_links=throws)
             roots = {}  # the docs and blog plugins' folders, which locales translate
             for folder, base_url in (("docs", "docs"), ("blog", "blog")):
                 options = _js_block(text, folder)
@@ -194,8 +198,7 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 route = _value(_JS_KEY, "routeBasePath", options) if options else None
                 base = (route if route is not None else base_url).strip("/")
                 roots[folder] = _join(where, path or folder)
-                found.append(Site(DOCUSAURUS, roots[folder], config, static=static, base_url=base,
-                                  checks_links=throws))
+                found.append(docusaurus(roots[folder], base_url=base))
                 if folder == "docs":
                     # Versioned docs: `versioned_docs/version-7.2/` beside the config,
                     # built when versions.json lists it (react-redux keeps old versions'
@@ -205,9 +208,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                     for name in _json_strings(read(_join(where, "versions.json"))):
                         version = _join(where, f"versioned_docs/version-{name}")
                         if version in dirs:
-                            found.append(Site(DOCUSAURUS, version, config, static=static,
-                                              base_url="/".join(p for p in (base, name) if p),
-                                              checks_links=throws))
+                            url = "/".join(p for p in (base, name) if p)
+                            found.append(docusaurus(version, base_url=url))
             # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
             # at `routeBasePath: 'pnpr'`).
             for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
@@ -215,11 +217,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 path = _value(_JS_KEY, "path", options)
                 if path:
                     route = _value(_JS_KEY, "routeBasePath", options)
-                    found.append(Site(DOCUSAURUS, _join(where, path), config, static=static,
-                                      base_url=(route if route is not None else "docs").strip("/"),
-                                      checks_links=throws))
-            found.append(Site(DOCUSAURUS, _join(where, "src/pages"), config, static=static,
-                              checks_links=throws))
+                    found.append(docusaurus(_join(where, path),
+                                            base_url=(route if route is not None else "docs").strip("/")))
+            found.append(docusaurus(_join(where, "src/pages")))
             # Translations (`i18n/de/docusaurus-plugin-content-docs/version-3/`): a
             # locale's copy of a docs or blog folder, built by the same rules.
             prefix = _join(where, "i18n") + "/"
@@ -232,8 +232,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                     source = "" if local.group("id") or local.group("bid") \
                         else roots[plugin] if version in (None, "current") \
                         else _join(where, f"versioned_docs/{version}")
-                    found.append(Site(DOCUSAURUS, d, config, static=static, translates=source,
-                                      base_url=f"{local.group('locale')}/{plugin}", checks_links=throws))
+                    url = f"{local.group('locale')}/{plugin}"
+                    found.append(docusaurus(d, translates=source, base_url=url))
         elif base.startswith("astro.config."):
             public = (_join(where, "public"),)
             found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))

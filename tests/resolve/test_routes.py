@@ -13,6 +13,13 @@ from anchorcheck.resolve.routes import JekyllConfig, front_matter, jekyll_url, u
 from anchorcheck.resolve.sites import JEKYLL, detect
 from tests.conftest import WorkspaceBuilder, run_cli
 
+
+def _unchecked(ws: WorkspaceBuilder) -> list[dict[str, str]]:
+    """The workspace's references not judged, as `refs --unresolved` lists them."""
+    refs: list[dict[str, str]] = json.loads(run_cli("refs", "--unresolved", "--format", "json",
+                                                    cwd=ws.root).out)["references"]
+    return refs
+
 CONFIG = """title: Site
 collections:
   docs:
@@ -127,7 +134,7 @@ def test_test_inputs_forge_pages_and_image_fragments_are_not_judged(ws: Workspac
     # A test folder's README is a page a reader follows; a link leaving the repo past
     # GitHub's pages is broken.
     assert found == [("AC105", "README.md", 4), ("AC105", "tests/README.md", 3)]
-    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    unchecked = _unchecked(ws)
     assert sorted((r["path"], r["unchecked"]) for r in unchecked) == [
         ("README.md", "file-fragment"), ("README.md", "forge-page"), ("README.md", "forge-page"),
         ("tests/fixtures/links.md", "test-input"), ("tests/fixtures/links.md", "test-input"),
@@ -355,7 +362,7 @@ def test_an_mdbook_summarys_draft_chapters_and_a_test_inputs_empty_links_are_not
     found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
     # Only the book's SUMMARY.md lists chapters: an empty link on a page goes nowhere.
     assert found == [("AC105", "README.md", 3), ("AC105", "guide/pages/intro.md", 3)]
-    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    unchecked = _unchecked(ws)
     assert sorted((r["path"], r["unchecked"]) for r in unchecked) == [
         ("guide/pages/SUMMARY.md", "draft-chapter"), ("tests/testsuite/book/src/SUMMARY.md", "test-input"),
     ]
@@ -378,7 +385,7 @@ def test_another_renderers_id_on_a_page_no_site_config_claims_is_not_judged(ws: 
         ("doc/lua-filters.md", "no heading with fragment #a-b"),
         ("doc/lua-filters.md", "no heading with fragment #module-pandoc.gone"),
     ]
-    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    unchecked = _unchecked(ws)
     assert [(r["path"], r["unchecked"]) for r in unchecked] == [("doc/lua-filters.md", "renderer-unknown")]
     commit(repo, {"docs/mkdocs.yml": "site_name: x\n"})
     run = ws.check("--format", "json", "--no-cache")
@@ -408,7 +415,7 @@ def test_a_hugo_sites_definition_terms_includes_and_link_render_hook(ws: Workspa
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]] == [
         ("AC105", "content/en/guide/intro.md", 3), ("AC101", "content/en/methods/Process.md", 13)]
-    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    unchecked = _unchecked(ws)
     assert [r["unchecked"] for r in unchecked] == ["link-render-hook"]
     # Without the hook, `g` is a missing file; without autoDefinitionTermID, terms are no ids.
     commit(repo, {"layouts/_markup/render-link.html": None,
@@ -463,7 +470,7 @@ def test_a_link_on_a_site_whose_build_fails_on_broken_links_is_the_builds_to_jud
     repo = ws.repo("site", {**pages, "docusaurus.config.js": "module.exports = { presets: [['classic', {}]] }\n"})
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 29)]
-    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    unchecked = _unchecked(ws)
     assert [r["unchecked"] for r in unchecked] == ["site-build-checked"]
     for config in ({"docusaurus.config.js": "module.exports = { onBrokenLinks: 'warn' }\n"},
                    {"docusaurus.config.js": None, "mkdocs.yml": "site_name: x\n"},
