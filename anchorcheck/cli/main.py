@@ -157,7 +157,7 @@ def _say_unchecked(result: CheckResult) -> None:
     nothing dropped in silence; `refs --unresolved` lists them): in whole (EXTERNAL),
     or a resolved one's fragment."""
     from anchorcheck.check.unchecked import changelog_references
-    from anchorcheck.resolve.resolver import Status
+    from anchorcheck.resolve.resolver import Status, Unchecked
 
     whole: Counter[str] = Counter()
     part: Counter[str] = Counter()
@@ -173,6 +173,15 @@ def _say_unchecked(result: CheckResult) -> None:
     click.echo(f"anchorcheck: {len(resolutions)} references; not judged: {sum(whole.values())}"
                f"{f' ({listed(whole)})' if whole else ''}; fragment not judged: {sum(part.values())}"
                f"{f' ({listed(part)})' if part else ''} (`refs --unresolved` lists them)", err=True)
+    # The sites whose links the model mostly cannot follow, each named: declaring the
+    # site ([[site]]) or a report of its build is what would let them be judged.
+    gaps = Counter((res.reference.repo, site.name) for res in resolutions
+                   if res.unchecked is Unchecked.SITE_GAP
+                   and (site := result.index.site_of(res.reference.repo, res.reference.path)) is not None)
+    for (repo, site_name), n in sorted(gaps.items()):
+        click.echo(f"anchorcheck: {safe_text(repo)}: {n} page links of the {safe_text(site_name)} not "
+                   "judged: most of its links lead to no file by anchorcheck's model of its routes "
+                   "(site-model-gap)", err=True)
 
 
 def _progress_bar() -> Callable[[str, Progress], None]:

@@ -413,7 +413,8 @@ def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str,
 
 
 # The renderers a [[site]] table may name (resolve/sites.py).
-SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx", "jekyll", "astro", "mdbook")
+SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx", "jekyll", "astro", "mdbook",
+                  "nextjs", "nuxt", "gatsby", "sveltekit", "remix", "eleventy")
 
 
 def _read_sites(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
@@ -44,7 +44,7 @@ from anchorcheck.resolve.routes import (
 )
 from anchorcheck.resolve.sites import (
     ANY_SITE,
-    ASTRO,
+    CODE_ROUTED,
     DOCUSAURUS,
     HUGO,
     JEKYLL,
@@ -97,6 +97,7 @@ class Unchecked(StrEnum):
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
     SITE_BUILD = "site-build-checked"  # a page link of a site whose build fails on a broken one
     RENDER_HOOK = "link-render-hook"  # a destination a site's render hook makes its own (hugoDocs' `g`)
+    SITE_GAP = "site-model-gap"  # a page link of a site most of whose links the model cannot follow
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
@@ -112,6 +113,11 @@ class Unchecked(StrEnum):
 # combining marks); a fragment with anything else can name no heading, only an id
 # (indexed when given by hand: markdown.py).
 _SLUG_SHAPE = re.compile(r"[\w-]*")
+
+
+# How many of a site's page links must lead nowhere, at the least, for its routes to be
+# taken as unknown to the model (_model_gaps): fewer are judged one by one.
+_GAP_LINKS = 20
 
 
 def _slug_shaped(frag: str) -> bool:
@@ -779,6 +785,7 @@ class Resolver:
         self._note_names: Suggester | None = None
         self._folded: defaultdict[str, list[Anchor]] | None = None  # Markdown headings by folded name
         self._github_only = False  # resolving as GitHub shows a site's page (AC108)
+        self._gaps: set[tuple[str, Site]] | None = None  # see _model_gap()
 
     def _renderer(self, ref: Reference) -> Site | None:
         """Whose rules the reference is judged by: the site that shows its Markdown
@@ -874,6 +881,9 @@ class Resolver:
                 # `onBrokenLinks: 'throw'`): one anchorcheck cannot follow on a page of
                 # a site that builds is a route it does not know (helm-www's 1,763).
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_BUILD)
+            if site is not None and site is not ANY_SITE and ref.relative and not ref.via_url \
+                    and (ref.repo, site) in self._model_gaps():
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_GAP)
             if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
                 elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:
@@ -944,6 +954,32 @@ class Resolver:
                 return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
             return self._in_files(ref, (page_of,))
         return self._in_files(ref, located)
+
+    def _model_gaps(self) -> set[tuple[str, Site]]:
+        """The sites whose page links anchorcheck's model of their routes mostly cannot
+        follow: at least _GAP_LINKS of a site's links from its pages, and a fifth of
+        them, lead to no file. A site that deploys has few broken links, so so many is
+        a build the model does not know (hugoDocs' render hook: 1,025 false AC105;
+        prometheus.io's Next.js routes: 264), not the site's. Its links are counted
+        (site-model-gap, `check` says so once), not reported; a site with fewer is
+        judged link by link. (One pass over the workspace's links, on the first
+        missing page link of a site.)"""
+        if self._gaps is None:
+            total: Counter[tuple[str, Site]] = Counter()
+            missing: Counter[tuple[str, Site]] = Counter()
+            for ref in self.index.references:
+                if not ref.relative or ref.via_url or not ref.target_path or ref.kind is RefKind.NOTE \
+                        or language_of(ref.path) != "markdown" or test_input(ref.path):
+                    continue
+                site = self._renderer(ref)
+                if site is None:
+                    continue
+                total[ref.repo, site] += 1
+                located = self._locate(ref)
+                if isinstance(located, Resolution) and located.status is Status.DANGLING_PATH:
+                    missing[ref.repo, site] += 1
+            self._gaps = {key for key, n in missing.items() if n >= _GAP_LINKS and 5 * n >= total[key]}
+        return self._gaps
 
     def _confirmed(self, ref: Reference, located: Resolution) -> bool:
         """Whether the workspace confirms that a missing path read from prose is meant
@@ -1123,9 +1159,6 @@ class Resolver:
         routed = self._routed(ref, "/" + path, site) or self._from_content_root(ref, "/" + path, site)
         if routed is not None:
             return ((ref.repo, routed),)
-        if site.renderer == ASTRO and "." not in path.rstrip("/").rpartition("/")[2]:
-            # A page URL of an Astro site: its routes are code (`[...slug].astro`).
-            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_ROUTE)
         parts = ref.path.split("/")[:-1]
         for depth in range(len(parts) + 1):
             root = "/".join(parts[:depth])
@@ -1136,6 +1169,11 @@ class Resolver:
                 page = self._page(ref.repo, f"{where}{path}", site)
                 if page is not None:
                     return ((ref.repo, page),)
+        if site.renderer in CODE_ROUTED and "." not in path.rstrip("/").rpartition("/")[2]:
+            # A page URL of a site whose routes are code (Astro's `[...slug].astro`,
+            # Next.js' `app/blog/[year]/[month]/[day]/[slug]/page.tsx`), which no file
+            # of its source is: counted, not judged.
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_ROUTE)
         if site is ANY_SITE:
             # A code file's doc comment is published on the project's site, whose root
             # the repo need not hold (caddy's `/docs/conventions#network-addresses` is
@@ -1183,12 +1221,12 @@ class Resolver:
         """The page a site serves at a root-relative URL by its routes (Jekyll's
         permalinks and collections, Hugo's aliases, Docusaurus' slugs), its base URL
         allowed in front; or a file its source serves as it is."""
-        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS, ASTRO):
+        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS) and site.renderer not in CODE_ROUTED:
             return None
         base = site.jekyll.baseurl if site.jekyll is not None else ""
         # (Docusaurus: a URL may be another docs folder's, or a static file's.)
         sites = [s for s in self.index.sites(ref.repo) if s.renderer == site.renderer] \
-            if site.renderer == DOCUSAURUS else [site] if site.renderer != ASTRO else []
+            if site.renderer == DOCUSAURUS else [site] if site.renderer not in CODE_ROUTED else []
         for candidate in (url, url.removeprefix(f"/{base}")) if base else (url,):
             for each in sites:
                 page = self.index.routes(ref.repo, each).page(candidate)

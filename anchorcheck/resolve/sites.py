@@ -42,10 +42,28 @@ JEKYLL = "jekyll"
 # Astro: its content collections (`src/content/`) are routed by code (`src/pages/[...slug].astro`),
 # which cannot be read: a page URL into it is counted, not judged; `public/` is served as is.
 ASTRO = "astro"
+# Web frameworks whose page URLs are code too (prometheus.io: Next.js' `src/app/docs/
+# [...slug]/page.tsx` serves docs/ and blog/ and other repos' docs fetched at build
+# time): their whole app folder is the site; its static folder is served at the root.
+NEXT = "nextjs"
+NUXT = "nuxt"
+GATSBY = "gatsby"
+SVELTEKIT = "sveltekit"
+REMIX = "remix"
+ELEVENTY = "eleventy"
+# Config file stem -> (framework, the folders it serves as they are).
+_CODE_ROUTED_CONFIGS = {
+    "next.config": (NEXT, ("public",)), "nuxt.config": (NUXT, ("public", "static")),
+    "gatsby-config": (GATSBY, ("static",)), "svelte.config": (SVELTEKIT, ("static",)),
+    "remix.config": (REMIX, ("public",)), "eleventy.config": (ELEVENTY, ()), ".eleventy": (ELEVENTY, ()),
+}
+_JS_CONFIG = re.compile(r"(?P<stem>[\w.-]+?)\.(?:[cm]?js|[cm]?ts)")
+CODE_ROUTED = frozenset({ASTRO, NEXT, NUXT, GATSBY, SVELTEKIT, REMIX, ELEVENTY})
 # mdBook: `book.toml`'s `[book] src` (default `src`) holds the pages and SUMMARY.md, the
 # book's table of contents, where `[Title]()` is a draft chapter (listed, not linked).
 MDBOOK = "mdbook"
-RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL, ASTRO, MDBOOK)
+RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL, ASTRO, MDBOOK, NEXT, NUXT, GATSBY,
+             SVELTEKIT, REMIX, ELEVENTY)
 # Folders and keys only a Jekyll site's source has beside its `_config.yml` (Jupyter
 # Book also names its config `_config.yml`, beside a `_toc.yml`).
 _JEKYLL_DIRS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
@@ -107,6 +125,7 @@ _CONFIG_NAMES = {
     "_config.yml", "_config.yaml",
     "astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs",
     "book.toml",
+    *(f"{stem}.{ext}" for stem in _CODE_ROUTED_CONFIGS for ext in ("js", "mjs", "cjs", "ts", "mts")),
 }
 # `.vitepress/config.ts`, or a config split into `.vitepress/config/index.ts` and its
 # siblings (pinia's: config/shared.ts holds its markdown options).
@@ -238,6 +257,11 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             public = (_join(where, "public"),)
             found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))
             found.append(Site(ASTRO, _join(where, "src/pages"), config, static=public))
+        elif (app := _JS_CONFIG.fullmatch(base)) is not None and app.group("stem") in _CODE_ROUTED_CONFIGS:
+            renderer, statics = _CODE_ROUTED_CONFIGS[app.group("stem")]
+            if renderer == SVELTEKIT and "kit" not in (read(config) or ""):
+                continue  # a Svelte app's config without SvelteKit: no routes of its own
+            found.append(Site(renderer, where, config, static=tuple(_join(where, d) for d in statics)))
         elif base.startswith("_config."):
             text = read(config) or ""
             if _join(where, "_toc.yml") in known or not (
@@ -298,11 +322,18 @@ def _js_list(text: str, key: str) -> tuple[str, ...]:
 
 
 def site_of(sites: Iterable[Site], path: str) -> Site | None:
-    """The site that shows `path` (the one with the deepest root holding it), if any."""
+    """The site that shows `path` (the one with the deepest root holding it), if any.
+    A web app's folder is its site, but the README and the files beside it at its root
+    are GitHub's to show (prometheus/docs' CONTRIBUTING.md beside next.config.ts)."""
     best: Site | None = None
     for site in sites:
         if site.holds(path) and (best is None or len(site.root) > len(best.root)):
             best = site
+    if best is not None and best.renderer in CODE_ROUTED and best.renderer != ASTRO:
+        rel = path[len(best.root) + 1:] if best.root else path
+        if "/" not in rel or rel.startswith(".github/") \
+                or rel.rpartition("/")[2].lower().startswith("readme"):
+            return None
     return best
 
 

@@ -481,3 +481,53 @@ def test_a_link_on_a_site_whose_build_fails_on_broken_links_is_the_builds_to_jud
     commit(repo, {"mkdocs.yml": "site_name: x\nstrict: true\n"})
     run = ws.check("--format", "json", "--no-cache")
     assert [f["code"] for f in json.loads(run.out)["findings"]] == ["AC101"]
+
+
+def test_a_web_apps_page_urls_are_its_code_and_its_public_folder_is_served(ws: WorkspaceBuilder) -> None:
+    # prometheus.io is a Next.js app: `src/app/docs/[...slug]/page.tsx` serves docs/ and
+    # other repos' docs fetched at build time, `public/` at the root. A page URL that is
+    # a page of its own source (`/docs/concepts/data_model/`) is followed and its
+    # fragment judged; one no file is (`/docs/prometheus/latest/...`, `/download`) is
+    # its code's, counted; a file URL is judged. Its README is GitHub's page.
+    ws.repo("docs", {
+        "next.config.ts": "export default { output: 'export', trailingSlash: true };\n",
+        "public/assets/x.png": "png",
+        "docs/concepts/data_model.md": "# Data model\n\n## Notation\n",
+        "blog/posts/2021-05-03-a.md":
+            "# A\n\n[n](/docs/concepts/data_model/#notation) [gone](/docs/concepts/data_model/#nothing)\n"
+            "![x](/assets/x.png) ![none](/assets/none.png) [latest](/docs/prometheus/latest/querying/api/)\n"
+            "[dl](/download)\n",
+        "README.md": "# Docs\n\n[dl](/download)\n",
+    })
+    ws.repo("ui", {"svelte.config.js": "export default { preprocess: [] };\n",
+                   "guide/x.md": "# X\n\n[page](/guide/y)\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["code"], f["path"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC101", "blog/posts/2021-05-03-a.md", 3, 42),
+        ("AC105", "README.md", 3, 1),
+        ("AC105", "blog/posts/2021-05-03-a.md", 4, 22),
+        ("AC105", "guide/x.md", 3, 1),  # (a Svelte app's config without SvelteKit: no routes)
+    ]
+    assert sorted((r["line"], r["unchecked"]) for r in _unchecked(ws) if r["path"].startswith("blog/")) == [
+        (4, "site-route-in-code"), (5, "site-route-in-code")]
+
+
+def test_a_site_whose_links_mostly_lead_nowhere_by_the_model_is_counted_not_reported(
+        ws: WorkspaceBuilder) -> None:
+    # hugoDocs' render hook made 1,025 of its page links lead nowhere by the model of
+    # Hugo's routes: a site that deploys has few broken links, so many is a build the
+    # model does not know. Counted (site-model-gap) and named by `check -v`; a site
+    # with a few broken links among many is judged link by link.
+    good = "".join(f"[p{i}](/docs/p{i}/) " for i in range(30))
+    pages = {f"content/docs/p{i}.md": f"# P{i}\n" for i in range(30)}
+    ws.repo("gap", {"hugo.toml": 'baseURL = "https://x.org"\n', **pages,
+                    "content/docs/a.md": "# A\n\n" + good + "\n\n"
+                    + "".join(f"[m{i}](/docs/missing{i}/) " for i in range(25)) + "\n"})
+    ws.repo("few", {"hugo.toml": 'baseURL = "https://y.org"\n', **pages,
+                    "content/docs/a.md": "# A\n\n" + good + "\n\n"
+                    + "".join(f"[m{i}](/docs/missing{i}/) " for i in range(3)) + "\n"})
+    run = ws.check("--format", "json", "--no-cache", "-v")
+    assert sorted((f["repo"], f["code"]) for f in json.loads(run.out)["findings"]) == [("few", "AC105")] * 3
+    assert "gap: 25 page links of the hugo site hugo.toml not judged" in run.err
+    assert "few:" not in run.err.partition("site-model-gap")[2]
+    assert sorted(r["unchecked"] for r in _unchecked(ws) if r["repo"] == "gap") == ["site-model-gap"] * 25

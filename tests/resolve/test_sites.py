@@ -82,10 +82,11 @@ def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     config.write_text(config.read_text() + '[[site]]\nrenderer = "hugo"\nroot = "docs/sources"\n')
     run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
     assert json.loads(run.out)["findings"] == [], run.out
-    # (Jekyll is a renderer since issue 40; Gatsby is still none.)
-    config.write_text(config.read_text() + '[[site]]\nrenderer = "gatsby"\n')
+    # (Jekyll is a renderer since issue 40, Gatsby and the other web apps whose routes
+    # are code since the twenty-third session; docsify is still none.)
+    config.write_text(config.read_text() + '[[site]]\nrenderer = "docsify"\n')
     bad = run_cli("check", cwd=ws.root)
-    assert bad.code == 2 and "renderer 'gatsby' is not one of mkdocs, hugo" in bad.err
+    assert bad.code == 2 and "renderer 'docsify' is not one of mkdocs, hugo" in bad.err
     assert "Traceback" not in bad.err
 
 
