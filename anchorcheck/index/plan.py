@@ -80,19 +80,25 @@ def is_history(path: str) -> bool:
 
 
 # Upgrade and migration guides name what a release removed, as a record of it (bubbletea's
-# UPGRADE_GUIDE_V2.md lists the options v2 removed: 17 false AC203); their links still
-# lead readers to today's docs, and are checked.
+# UPGRADE_GUIDE_V2.md lists the options v2 removed: 17 false AC203); so do a release's
+# announcement and a blog post, written on the day (django-rest-framework's
+# docs/community/3.0-announcement.md: "`request.DATA` ... is now pending deprecation").
+# Their links still lead readers to today's docs, and are checked.
 _MIGRATION_STEMS = ("upgrad", "migrat")
-_MIGRATION_DIRS = frozenset(("migration", "migrations", "migrating", "upgrade", "upgrades", "upgrading"))
+_ANNOUNCEMENT = ("announce", "announcing")
+_MIGRATION_DIRS = frozenset(("migration", "migrations", "migrating", "upgrade", "upgrades", "upgrading",
+                             "blog", "_posts", "posts", "announcements"))
 
 
 def is_migration(path: str) -> bool:
-    """Whether `path` is an upgrade or migration guide in Markdown (UPGRADE_GUIDE_V2.md,
-    docs/migration/v3.md, migrating-rtk-2.md): its mentions are not read."""
+    """Whether `path` is a record of a release in Markdown, whose mentions of names are
+    not read: an upgrade or migration guide (UPGRADE_GUIDE_V2.md, docs/migration/v3.md,
+    migrating-rtk-2.md), a release's announcement (3.0-announcement.md) or a blog post."""
     if not path.lower().endswith((".md", ".markdown")):
         return False
     parts = path.lower().split("/")
-    return parts[-1].startswith(_MIGRATION_STEMS) or not _MIGRATION_DIRS.isdisjoint(parts[:-1])
+    return parts[-1].startswith(_MIGRATION_STEMS) or any(word in parts[-1] for word in _ANNOUNCEMENT) \
+        or not _MIGRATION_DIRS.isdisjoint(parts[:-1])
 
 
 def _located(blob: BlobIndex, repo: str, path: str) -> _Located:

@@ -82,7 +82,7 @@ class Unchecked(StrEnum):
     IGNORED = "config-ignored"  # the workspace config says so: `ignore-targets`, `ignore-evidence`
     OUTSIDE = "outside-workspace"  # a URL into a repo the workspace does not hold
     BUILT_PAGE = "built-page"  # a page or anchor a documentation tool builds from code
-    BUILD_OUTPUT = "build-output"  # a path git ignores: written by a build
+    BUILD_OUTPUT = "build-output"  # a path git ignores, or a site mounts from outside the repo: a build's
     PLACEHOLDER = "placeholder"  # `path/to/file.md`, `../foo/bar.md`
     HTML_PAGE = "generated-html"  # an `.html` page that no file is
     HADDOCK_IDENT = "haddock-identifier"  # Haddock's `'process'` links an identifier
@@ -101,6 +101,7 @@ class Unchecked(StrEnum):
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
+    INCLUDED = "included-file"  # an include file's own `#x`: a fragment of the page including it
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
     # Resolved, fragment not checked:
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
@@ -141,6 +142,12 @@ _FORGE_PAGES = frozenset({"graphs", "issues", "pulls", "pull", "wiki", "actions"
                           "security", "network", "pulse", "compare", "commits", "commit", "tags", "labels",
                           "milestones", "projects", "settings", "stargazers", "watchers", "forks", "blob",
                           "tree", "raw", "edit", "community", "contributors", "branches", "activity"})
+
+
+# The templates a forge fills an issue's or pull request's body from: shown on the forge's
+# site, not as a file of the repo.
+_FORGE_TEMPLATE = re.compile(r"(?i)(?:^|/)(?:\.github/|docs/)?(?:pull_request_template|issue_template|"
+                             r"discussion_template)(?:\.md$|/)")
 
 
 # pandoc, which builds pages with no config in the repo (pandoc.org from pandoc's doc/).
@@ -853,6 +860,11 @@ class Resolver:
                     if targets:
                         return Resolution(ref, Status.RESOLVED, targets,
                                           files=tuple(sorted({(a.repo, a.path) for a in targets})))
+                if found.status is Status.DANGLING and "_includes" in ref.path.split("/")[:-1]:
+                    # An include file is shown inside the pages that include it: its
+                    # `#x` is theirs (opentelemetry.io's _includes/exporters/intro.md
+                    # links the including page's `{#otlp-dependencies}`).
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.INCLUDED)
                 if found.status is Status.DANGLING and language_of(ref.path) not in ("markdown", "haskell"):
                     # A doc comment's `[fix](#fix)` names an anchor of the page a tool
                     # builds from the code (rustdoc's `#method.new`, ruff's settings
@@ -876,6 +888,11 @@ class Resolver:
                 # A destination the site's link render hook makes its own (hugoDocs'
                 # `[slice](g)` is a glossary entry): its code decides where it goes.
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
+            if site is not None and site.built_urls and ref.relative and not ref.via_url \
+                    and self._built_elsewhere(ref, site):
+                # A page the site mounts from files the repo does not hold (Hugo's
+                # mounts of submodules' docs copied at build time).
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
             if site is not None and site.checks_links and ref.relative and not ref.via_url:
                 # The site's build fails on a link to nothing (Docusaurus' default
                 # `onBrokenLinks: 'throw'`): one anchorcheck cannot follow on a page of
@@ -954,6 +971,22 @@ class Resolver:
                 return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
             return self._in_files(ref, (page_of,))
         return self._in_files(ref, located)
+
+    def _built_elsewhere(self, ref: Reference, site: Site) -> bool:
+        """Whether a link leads into a folder of URLs its site builds from files the repo
+        does not hold (Site.built_urls): read from the site's root (`/docs/specs/otel/x`,
+        a language's `/ja/docs/...`), from the page's file or from its URL."""
+        path = (ref.target_path or "").strip().partition("#")[0]
+        if path.startswith("/"):
+            rel = path.strip("/")
+            head, _, rest = rel.partition("/")
+            urls = [rel, rest] if _LANGUAGE_DIR.fullmatch(head) else [rel]
+        else:
+            joined = (posixpath.normpath(posixpath.join(base, path))
+                      for base in (posixpath.dirname(ref.path), posixpath.splitext(ref.path)[0]))
+            urls = [j[len(site.root) + 1:] if site.root else j for j in joined if site.holds(j)]
+        return any(url == prefix or url.startswith(prefix + "/")
+                   for url in urls for prefix in site.built_urls)
 
     def _model_gaps(self) -> set[tuple[str, Site]]:
         """The sites whose page links anchorcheck's model of their routes mostly cannot
@@ -1043,6 +1076,18 @@ class Resolver:
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
         if ref.relative:
             site = self._renderer(ref)
+            if path.startswith("/") and _FORGE_TEMPLATE.search(ref.path):
+                # An issue or pull request template becomes the body of one on the
+                # forge's own site, where `/OWNER/REPO/blob/main/x.md` is that URL
+                # (tldr's PULL_REQUEST_TEMPLATE.md links its CONTRIBUTING.md so).
+                owner, name, kind, rest = [*path.strip("/").split("/", 3), "", "", ""][:4]
+                if kind in ("blob", "tree") and rest:
+                    repo = self._repo_for_url(f"{owner}/{name}")
+                    if repo is None:
+                        return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.OUTSIDE)
+                    return self._in_repo(ref, repo, rest.partition("/")[2])
+                if kind in _FORGE_PAGES or not kind:
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
             if path.startswith("/"):
                 return self._from_a_root(ref, path.lstrip("/"), site)
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
@@ -1227,8 +1272,20 @@ class Resolver:
         # (Docusaurus: a URL may be another docs folder's, or a static file's.)
         sites = [s for s in self.index.sites(ref.repo) if s.renderer == site.renderer] \
             if site.renderer == DOCUSAURUS else [site] if site.renderer not in CODE_ROUTED else []
-        for candidate in (url, url.removeprefix(f"/{base}")) if base else (url,):
-            for each in sites:
+        tries = [(candidate, sites) for candidate in (url, url.removeprefix(f"/{base}") if base else url)]
+        if site.renderer == HUGO:
+            # A multilingual Hugo site serves each language's content folder under its
+            # name (glossary's content/bn/nodes.md at /bn/nodes/) and the default
+            # language's at the root, which any page may link (`/kubernetes/` from a
+            # Hindi page is the English one).
+            languages = [s for s in self.index.sites(ref.repo)
+                         if s.renderer == HUGO and s.config == site.config]
+            head, _, rest = url.lstrip("/").partition("/")
+            named = [s for s in languages if posixpath.basename(s.root) == head and s.root != s.config]
+            tries = [(f"/{rest}", named), (url, [site, *(s for s in languages if s != site)])] if named \
+                else [(url, [site, *(s for s in languages if s != site)])]
+        for candidate, where in tries:
+            for each in where:
                 page = self.index.routes(ref.repo, each).page(candidate)
                 if page is not None:
                     return page

@@ -106,6 +106,10 @@ class Site:
     # `ignoreDeadLinks: true`; MkDocs' `strict: true`): such a link cannot be on a site
     # that deploys, so one anchorcheck cannot follow is its model's gap, not the site's.
     checks_links: bool = False
+    # URL folders a Hugo site mounts from files the repo does not hold (opentelemetry.io's
+    # `tmp/otel/specification` -> `content/docs/specs/otel`, copied from submodules at
+    # build time): its pages there are a build's.
+    built_urls: tuple[str, ...] = ()
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -141,6 +145,13 @@ _DOCUSAURUS_I18N = re.compile(r"(?P<locale>[^/]+)/docusaurus-plugin-content-"
 _IGNORE_DEAD_LINKS = re.compile(r"\bignoreDeadLinks['\"]?\s*:\s*true\b")
 _STRICT = re.compile(r"(?m)^strict\s*:\s*true\b")
 _NOT_FOUND_IGNORED = re.compile(r"(?m)^\s+(?:not_found|unrecognized_links)\s*:\s*ignore\b")
+# A file of Hugo's config directory (`config/_default/hugo.yaml`, `config/production/...`).
+_HUGO_CONFIG_DIR = re.compile(r"(?:^|/)config/[^/]+/(?:hugo|config)\.(?:toml|ya?ml|json)$")
+# Every `contentDir` a Hugo config gives, its languages' too (not a commented one).
+_HUGO_CONTENT_DIR = re.compile(r"""(?m)^[ \t]*['"]?contentDir['"]?\s*[=:]\s*['"]?([^'"#\s]+)""")
+# A module mount: its source and its target (`source: content/en` / `target: content`).
+_HUGO_MOUNT = re.compile(r"""(?m)^[ \t]*(?:-[ \t]*)?['"]?source['"]?\s*[=:]\s*['"]?([^'"#\s]+)['"]?[ \t]*\n"""
+                         r"""[ \t]*['"]?target['"]?\s*[=:]\s*['"]?([^'"#\s]+?)/?['"]?[ \t]*$""")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
@@ -161,6 +172,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
     cannot be read), `dirs` its directories."""
     found: list[Site] = []
     known = paths if isinstance(paths, AbstractSet) else frozenset(paths)
+
+    def _holds(path: str) -> bool:
+        return path in dirs or path in known
     for config in candidates(known):
         where = posixpath.dirname(config)
         base = posixpath.basename(config)
@@ -186,19 +200,42 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
             found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
                               checks_links=strict))
-        elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs):
-            text = read(config) or ""
+        elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs) \
+                or (base.startswith("config.") and _HUGO_CONFIG_DIR.search(config)):
+            texts = [read(config) or ""]
+            if _HUGO_CONFIG_DIR.search(config):
+                # Hugo's config directory (opentelemetry.io's config/_default/hugo.yaml):
+                # the site is the folder holding config/, configured by every file in
+                # _default/ (module.yaml's mounts, languages.toml); another
+                # environment's folder (config/production/) only overrides.
+                if posixpath.basename(where) != "_default":
+                    continue
+                texts += [read(p) or "" for p in sorted(known)
+                          if posixpath.dirname(p) == where and p != config]
+                where = posixpath.dirname(posixpath.dirname(where))
+            text = "\n".join(texts)
             syntax = _TOML_KEY if base.endswith(".toml") else _YAML_KEY
-            content = _value(syntax, "contentDir", text) or "content"
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
             served = _value(syntax, "staticDir", text) or "static"
             # Its link render hook, its own or its theme's (`themes/x/layouts/...`).
             hooks = "".join(read(p) or "" for p in sorted(known) if p.endswith("/_markup/render-link.html")
                             and (not where or p.startswith(where + "/")) and "/layouts/" in f"/{p}")
-            found.append(Site(HUGO, _join(where, content), config, static=(_join(where, served),),
-                              hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
-                              get_page="GetPage" in hooks, term_ids=_TERM_IDS.search(text) is not None))
+            # Mounts into the content from what the repo does not hold: built pages.
+            mounts = _HUGO_MOUNT.findall(text)
+            outside = tuple(sorted({target.removeprefix("content/") for source, target in mounts
+                                    if target.startswith("content/") and not _holds(_join(where, source))}))
+            hugo = functools.partial(Site, HUGO, config=config, static=(_join(where, served),),
+                                     built_urls=outside,
+                                     hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
+                                     get_page="GetPage" in hooks, term_ids=_TERM_IDS.search(text) is not None)
+            # Its content folders: the folders its module mounts as content (which
+            # replace the default), else each language's `contentDir` (glossary's
+            # content/en, content/bn, ...), else `content`.
+            mounted = [source for source, target in mounts if target == "content"]
+            folders = mounted or _HUGO_CONTENT_DIR.findall(text) or ["content"]
+            for folder in dict.fromkeys(folders):
+                found.append(hugo(_join(where, folder)))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
             broken = _value(_JS_KEY, "onBrokenLinks", text)

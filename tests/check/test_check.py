@@ -680,7 +680,7 @@ def test_a_myst_target_is_linked_to_by_name_from_any_page(ws: WorkspaceBuilder) 
     assert codes(ws) == [("AC105", "docs/cli/index.md", 1), ("AC105", "docs/faq.md", 1)]
 
 
-def test_an_upgrade_guide_names_what_was_removed_as_a_record(ws: WorkspaceBuilder) -> None:
+def test_an_upgrade_guide_an_announcement_and_a_blog_post_name_what_was_removed_as_a_record(ws: WorkspaceBuilder) -> None:
     # bubbletea's UPGRADE_GUIDE_V2.md lists the options v2 removed: a record, not a claim
     # (AC203); its links still lead to today's docs, and are checked.
     repo = ws.repo("tea", {"tea.go": "package tea\n\nfunc WithReportFocus() {}\n\nfunc Run() {}\n",
@@ -688,7 +688,11 @@ def test_an_upgrade_guide_names_what_was_removed_as_a_record(ws: WorkspaceBuilde
     from anchorcheck.git.repobuilder import commit
 
     commit(repo, {"tea.go": "package tea\n\nfunc Run() {}\n"}, "remove WithReportFocus")
+    # (So are a release's announcement and a blog post, written on the day:
+    # django-rest-framework's 3.0-announcement.md names the `request.DATA` it deprecated.)
     commit(repo, {"UPGRADE_GUIDE_V2.md": "# Upgrading\n\n## Removed options\n\n- `WithReportFocus()`: gone, see [the guide](nope.md)\n",
+                  "docs/community/1.0-announcement.md": "# Tea 1.0\n\n`WithReportFocus()` is deprecated.\n",
+                  "site/blog/2023/focus.md": "# Focus\n\nUse `WithReportFocus()` to report focus.\n",
                   "docs/notes.md": "# Notes\n\nUse `WithReportFocus()` to report focus.\n"}, "docs")
     run = ws.check("--format", "json", "--no-cache", "--select", "AC105,AC203")
     found = sorted((f["code"], f["path"]) for f in json.loads(run.out)["findings"])

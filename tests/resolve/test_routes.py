@@ -531,3 +531,68 @@ def test_a_site_whose_links_mostly_lead_nowhere_by_the_model_is_counted_not_repo
     assert "gap: 25 page links of the hugo site hugo.toml not judged" in run.err
     assert "few:" not in run.err.partition("site-model-gap")[2]
     assert sorted(r["unchecked"] for r in _unchecked(ws) if r["repo"] == "gap") == ["site-model-gap"] * 25
+
+
+def test_a_hugo_config_directory_its_mounts_and_its_languages_content_folders(ws: WorkspaceBuilder) -> None:
+    # opentelemetry.io configures Hugo in config/_default/ (hugo.yaml, and the module
+    # mounts that make content/en and content/es the content); glossary's config.toml
+    # gives each language its own contentDir. Each such folder is the site's content:
+    # a page URL (`../b/`, Hugo's from docs/a/) resolves there, a language's URLs are
+    # under its name (`/es/docs/b/`), the default language's at the root. A mount from
+    # what the repo does not hold (submodules' docs copied to tmp/ at build time) is a
+    # build's pages; an include file's `#x` is the including page's.
+    pages = {"docs/a.md": "# A\n\n[b](../b/) [gone](../c/) [es](/es/docs/b/) [en](/docs/b/) [nes](/es/docs/c/)\n"
+                          "[spec](/docs/specs/x/) [spec2](../specs/y/) [intro](#otlp)\n",
+             "docs/b.md": "# B\n", "docs/_includes/intro.md": "See [deps](#otlp).\n"}
+    ws.repo("otel", {
+        "config/_default/hugo.yaml": "baseURL: https://otel.io\nlanguages:\n  en: {}\n  es: {}\n",
+        "config/_default/module.yaml": "mounts:\n  - source: content/en\n    target: content\n"
+                                       "  - source: content/es\n    target: content\n"
+                                       "  - source: tmp/specs\n    target: content/docs/specs\n"
+                                       "  - source: static\n    target: static\n",
+        "config/production/hugo.yaml": "baseURL: https://otel.io\n",
+        **{f"content/{lang}/{p}": text for lang in ("en", "es") for p, text in pages.items()},
+    })
+    ws.repo("glossary", {
+        "config.toml": 'baseURL = "https://g.io/"\ncontentDir = "content/en"\n\n[languages.bn]\n'
+                       'contentDir = "content/bn"\n#contentDir = "content/no"\n',
+        **{f"content/{lang}/{p}": text for lang in ("en", "bn", "no") for p, text in pages.items()},
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["repo"], f["path"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]
+                   if f["repo"] == "otel")
+    broken = [(3, 12), (3, 59), (4, 45)]  # `../c/`, `/es/docs/c/`, the page's own `#otlp`
+    assert found == [("otel", f"content/{lang}/docs/a.md", line, column)
+                     for lang in ("en", "es") for line, column in broken]
+    unchecked = sorted((r["path"], r["unchecked"]) for r in _unchecked(ws) if r["repo"] == "otel")
+    assert unchecked == sorted([(f"content/{lang}/docs/a.md", "build-output") for lang in ("en", "es")] * 2
+                               + [(f"content/{lang}/docs/_includes/intro.md", "included-file")
+                                  for lang in ("en", "es")])
+    found = sorted((f["path"], f["column"]) for f in json.loads(run.out)["findings"]
+                   if f["repo"] == "glossary" and f["line"] == 3)
+    assert found == [
+        # (glossary has no language es: `/es/docs/b/` is no page)
+        ("content/bn/docs/a.md", 12), ("content/bn/docs/a.md", 26), ("content/bn/docs/a.md", 59),
+        ("content/en/docs/a.md", 12), ("content/en/docs/a.md", 26), ("content/en/docs/a.md", 59),
+        # (content/no is no language's folder: GitHub's page, where `../b/` is content/no/b/)
+        ("content/no/docs/a.md", 1), ("content/no/docs/a.md", 12), ("content/no/docs/a.md", 26),
+        ("content/no/docs/a.md", 44), ("content/no/docs/a.md", 59),
+    ]
+
+
+def test_a_pull_request_templates_root_relative_link_is_a_url_of_the_forges_site(ws: WorkspaceBuilder) -> None:
+    # tldr's PULL_REQUEST_TEMPLATE.md becomes the body of a pull request on github.com,
+    # where `/tldr-pages/tldr/blob/main/CONTRIBUTING.md#...` is that file of the repo.
+    ws.repo("tldr", {
+        "CONTRIBUTING.md": "# Contributing\n\n## Commit message\n",
+        ".github/PULL_REQUEST_TEMPLATE.md":
+            "See [the guide](/tldr-pages/tldr/blob/main/CONTRIBUTING.md#commit-message),\n"
+            "[gone](/tldr-pages/tldr/blob/main/CONTRIBUTING.md#nothing), [new](/tldr-pages/tldr/issues/new).\n",
+        "docs/guide.md": "[root](/tldr-pages/tldr/blob/main/CONTRIBUTING.md)\n",
+    })
+    ws.with_urls("tldr-pages", "tldr")
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC101", ".github/PULL_REQUEST_TEMPLATE.md", 2),
+        ("AC105", "docs/guide.md", 1),  # (a page of the repo: `/` is its root)
+    ]
