@@ -414,7 +414,8 @@ def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str,
 
 # The renderers a [[site]] table may name (resolve/sites.py).
 SITE_RENDERERS = ("mkdocs", "hugo", "vitepress", "docusaurus", "sphinx", "jekyll", "astro", "mdbook",
-                  "nextjs", "nuxt", "gatsby", "sveltekit", "remix", "eleventy")
+                  "nextjs", "nuxt", "gatsby", "sveltekit", "remix", "eleventy", "vuepress", "docsify", "zola",
+                  "quarto", "gitbook", "hexo", "mintlify", "retype")
 
 
 def _read_sites(

@@ -44,12 +44,12 @@ from anchorcheck.resolve.routes import (
 )
 from anchorcheck.resolve.sites import (
     ANY_SITE,
-    CODE_ROUTED,
     DOCUSAURUS,
     HUGO,
     JEKYLL,
     MDBOOK,
     MKDOCS,
+    OPAQUE_ROUTES,
     SPHINX,
     VITEPRESS,
     Site,
@@ -1214,7 +1214,7 @@ class Resolver:
                 page = self._page(ref.repo, f"{where}{path}", site)
                 if page is not None:
                     return ((ref.repo, page),)
-        if site.renderer in CODE_ROUTED and "." not in path.rstrip("/").rpartition("/")[2]:
+        if site.renderer in OPAQUE_ROUTES and "." not in path.rstrip("/").rpartition("/")[2]:
             # A page URL of a site whose routes are code (Astro's `[...slug].astro`,
             # Next.js' `app/blog/[year]/[month]/[day]/[slug]/page.tsx`), which no file
             # of its source is: counted, not judged.
@@ -1266,12 +1266,12 @@ class Resolver:
         """The page a site serves at a root-relative URL by its routes (Jekyll's
         permalinks and collections, Hugo's aliases, Docusaurus' slugs), its base URL
         allowed in front; or a file its source serves as it is."""
-        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS) and site.renderer not in CODE_ROUTED:
+        if site.renderer not in (JEKYLL, HUGO, DOCUSAURUS) and site.renderer not in OPAQUE_ROUTES:
             return None
         base = site.jekyll.baseurl if site.jekyll is not None else ""
         # (Docusaurus: a URL may be another docs folder's, or a static file's.)
         sites = [s for s in self.index.sites(ref.repo) if s.renderer == site.renderer] \
-            if site.renderer == DOCUSAURUS else [site] if site.renderer not in CODE_ROUTED else []
+            if site.renderer == DOCUSAURUS else [site] if site.renderer not in OPAQUE_ROUTES else []
         tries = [(candidate, sites) for candidate in (url, url.removeprefix(f"/{base}") if base else url)]
         if site.renderer == HUGO:
             # A multilingual Hugo site serves each language's content folder under its

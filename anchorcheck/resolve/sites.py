@@ -58,12 +58,27 @@ _CODE_ROUTED_CONFIGS = {
     "remix.config": (REMIX, ("public",)), "eleventy.config": (ELEVENTY, ()), ".eleventy": (ELEVENTY, ()),
 }
 _JS_CONFIG = re.compile(r"(?P<stem>[\w.-]+?)\.(?:[cm]?js|[cm]?ts)")
-CODE_ROUTED = frozenset({ASTRO, NEXT, NUXT, GATSBY, SVELTEKIT, REMIX, ELEVENTY})
+# Documentation generators whose URLs and ids anchorcheck does not model: their folder is
+# a site (which keeps a page URL into it from being read as a file of GitHub's), its
+# links to files are judged as files, its page URLs counted, and its folder is held to
+# the site-model-gap rule.
+VUEPRESS = "vuepress"  # `.vuepress/config.js`: the folder holding .vuepress/, its public/
+DOCSIFY = "docsify"  # an `index.html` that loads docsify: its folder
+ZOLA = "zola"  # `config.toml` with `base_url` beside content/: content/, its static/
+QUARTO = "quarto"  # `_quarto.yml`: its folder
+GITBOOK = "gitbook"  # `.gitbook.yaml`: its `root:` folder
+HEXO = "hexo"  # `_config.yml` beside scaffolds/: source/
+MINTLIFY = "mintlify"  # `mint.json`, or a `docs.json` of Mintlify's: its folder
+RETYPE = "retype"  # `retype.yml`: its `input:` folder
+# Sites whose page URLs anchorcheck cannot derive: routed by code, or by a generator it
+# does not model.
+OPAQUE_ROUTES = frozenset({ASTRO, NEXT, NUXT, GATSBY, SVELTEKIT, REMIX, ELEVENTY, VUEPRESS, DOCSIFY, ZOLA,
+                           QUARTO, GITBOOK, HEXO, MINTLIFY, RETYPE})
 # mdBook: `book.toml`'s `[book] src` (default `src`) holds the pages and SUMMARY.md, the
 # book's table of contents, where `[Title]()` is a draft chapter (listed, not linked).
 MDBOOK = "mdbook"
 RENDERERS = (MKDOCS, HUGO, VITEPRESS, DOCUSAURUS, SPHINX, JEKYLL, ASTRO, MDBOOK, NEXT, NUXT, GATSBY,
-             SVELTEKIT, REMIX, ELEVENTY)
+             SVELTEKIT, REMIX, ELEVENTY, VUEPRESS, DOCSIFY, ZOLA, QUARTO, GITBOOK, HEXO, MINTLIFY, RETYPE)
 # Folders and keys only a Jekyll site's source has beside its `_config.yml` (Jupyter
 # Book also names its config `_config.yml`, beside a `_toc.yml`).
 _JEKYLL_DIRS = ("_layouts", "_includes", "_posts", "_data", "_sass", "_drafts")
@@ -128,12 +143,13 @@ _CONFIG_NAMES = {
     "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
     "_config.yml", "_config.yaml",
     "astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs",
-    "book.toml",
+    "book.toml", "_quarto.yml", "_quarto.yaml", ".gitbook.yaml", "mint.json", "docs.json", "retype.yml",
+    "retype.yaml", "index.html",
     *(f"{stem}.{ext}" for stem in _CODE_ROUTED_CONFIGS for ext in ("js", "mjs", "cjs", "ts", "mts")),
 }
 # `.vitepress/config.ts`, or a config split into `.vitepress/config/index.ts` and its
 # siblings (pinia's: config/shared.ts holds its markdown options).
-_VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.vitepress/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
+_VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.v(?:ite|ue)press/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
 _YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
 _TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
 # A destination a link render hook compares with a literal: its own (`eq $u.String "g"`).
@@ -152,6 +168,8 @@ _HUGO_CONTENT_DIR = re.compile(r"""(?m)^[ \t]*['"]?contentDir['"]?\s*[=:]\s*['"]
 # A module mount: its source and its target (`source: content/en` / `target: content`).
 _HUGO_MOUNT = re.compile(r"""(?m)^[ \t]*(?:-[ \t]*)?['"]?source['"]?\s*[=:]\s*['"]?([^'"#\s]+)['"]?[ \t]*\n"""
                          r"""[ \t]*['"]?target['"]?\s*[=:]\s*['"]?([^'"#\s]+?)/?['"]?[ \t]*$""")
+# Zola's config: `base_url` (Hugo's is `baseURL`).
+_ZOLA = re.compile(r"(?m)^base_url\s*=")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
@@ -163,8 +181,9 @@ def candidates(paths: Iterable[str]) -> list[str]:
     """The paths that may be a site's config. (Asked of every path of every repo: the
     name by slicing, and the pattern only where `.vitepress/` is, a quarter of the
     time of posixpath's basename and a search of every path.)"""
-    return sorted(p for p in paths if p[p.rfind("/") + 1:] in _CONFIG_NAMES
-                  or (".vitepress/" in p and _VITEPRESS_CONFIG.search(p)))
+    return sorted(p for p in paths if (p[p.rfind("/") + 1:] in _CONFIG_NAMES
+                                       and (not p.endswith("index.html") or p.count("/") <= 1))
+                  or ((".vitepress/" in p or ".vuepress/" in p) and _VITEPRESS_CONFIG.search(p)))
 
 
 def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[str]) -> tuple[Site, ...]:
@@ -178,7 +197,11 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
     for config in candidates(known):
         where = posixpath.dirname(config)
         base = posixpath.basename(config)
-        if _VITEPRESS_CONFIG.search(config):
+        if _VITEPRESS_CONFIG.search(config) and "/.vuepress/" in f"/{config}":
+            vuepress = posixpath.dirname(where) if where.endswith("/config") else where
+            site_dir = posixpath.dirname(vuepress)
+            found.append(Site(VUEPRESS, site_dir, config, static=(_join(vuepress, "public"),)))
+        elif _VITEPRESS_CONFIG.search(config):
             split = where.endswith("/config")
             vitepress = posixpath.dirname(where) if split else where
             site_dir = posixpath.dirname(vitepress)  # the folder holding .vitepress/
@@ -200,6 +223,21 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
             found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
                               checks_links=strict))
+        elif base == "config.toml" and _join(where, "content") in dirs and _ZOLA.search(read(config) or ""):
+            found.append(Site(ZOLA, _join(where, "content"), config, static=(_join(where, "static"),)))
+        elif base == "index.html":
+            if "docsify" in (read(config) or ""):
+                found.append(Site(DOCSIFY, where, config))
+        elif base in ("_quarto.yml", "_quarto.yaml"):
+            found.append(Site(QUARTO, where, config))
+        elif base == ".gitbook.yaml":
+            found.append(Site(GITBOOK, _join(where, _value(_YAML_KEY, "root", read(config))), config))
+        elif base in ("retype.yml", "retype.yaml"):
+            found.append(Site(RETYPE, _join(where, _value(_YAML_KEY, "input", read(config))), config))
+        elif base == "mint.json" or (base == "docs.json" and "mintlify" in (read(config) or "")):
+            found.append(Site(MINTLIFY, where, config))
+        elif base.startswith("_config.") and _join(where, "scaffolds") in dirs:
+            found.append(Site(HEXO, _join(where, "source"), config))  # (a Hexo blog's, not Jekyll's)
         elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs) \
                 or (base.startswith("config.") and _HUGO_CONFIG_DIR.search(config)):
             texts = [read(config) or ""]
@@ -366,7 +404,7 @@ def site_of(sites: Iterable[Site], path: str) -> Site | None:
     for site in sites:
         if site.holds(path) and (best is None or len(site.root) > len(best.root)):
             best = site
-    if best is not None and best.renderer in CODE_ROUTED and best.renderer != ASTRO:
+    if best is not None and best.renderer in OPAQUE_ROUTES and best.renderer != ASTRO:
         rel = path[len(best.root) + 1:] if best.root else path
         if "/" not in rel or rel.startswith(".github/") \
                 or rel.rpartition("/")[2].lower().startswith("readme"):

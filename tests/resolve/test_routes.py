@@ -596,3 +596,34 @@ def test_a_pull_request_templates_root_relative_link_is_a_url_of_the_forges_site
         ("AC101", ".github/PULL_REQUEST_TEMPLATE.md", 2),
         ("AC105", "docs/guide.md", 1),  # (a page of the repo: `/` is its root)
     ]
+
+
+def test_a_generator_anchorcheck_does_not_model_keeps_its_page_urls_from_being_read_as_files(
+        ws: WorkspaceBuilder) -> None:
+    # VuePress, docsify, Zola, Quarto, GitBook, Hexo, Mintlify and Retype route pages by
+    # rules anchorcheck does not model: a page URL on one (`/guide/intro/`) is counted,
+    # not read as GitHub's file; a link to a file is still judged; its static folder is
+    # served at the root.
+    page = "# P\n\n[url](/guide/intro/) [file](missing.md) ![img](/logo.png)\n"
+    layouts = {
+        "vuepress": {"docs/.vuepress/config.js": "module.exports = {}\n", "docs/.vuepress/public/logo.png": "png",
+                     "docs/guide/p.md": page},
+        "docsify": {"docs/index.html": "<script src=\"//cdn.jsdelivr.net/npm/docsify\"></script>\n",
+                    "docs/logo.png": "png", "docs/guide/p.md": page},
+        "zola": {"config.toml": 'base_url = "https://z.org"\n', "static/logo.png": "png",
+                 "content/guide/p.md": page},
+        "quarto": {"site/_quarto.yml": "project:\n  type: website\n", "site/logo.png": "png", "site/guide/p.md": page},
+        "gitbook": {".gitbook.yaml": "root: ./book/\n", "book/logo.png": "png", "book/guide/p.md": page},
+        "hexo": {"_config.yml": "permalink: :year/:title/\n", "scaffolds/post.md": "---\n---\n",
+                 "source/logo.png": "png", "source/guide/p.md": page},
+        "mintlify": {"docs/docs.json": '{"$schema": "https://mintlify.com/docs.json"}\n', "docs/logo.png": "png",
+                     "docs/guide/p.md": page},
+    }
+    for name, files in layouts.items():
+        ws.repo(name, files)
+    ws.repo("plain", {"docs/logo.png": "png", "docs/guide/p.md": page})  # GitHub's: all three are files
+    run = ws.check("--format", "json", "--no-cache")
+    found = sorted((f["repo"], f["column"]) for f in json.loads(run.out)["findings"])
+    assert found == sorted([(name, 22) for name in layouts] + [("plain", 1), ("plain", 22), ("plain", 42)])
+    counted = sorted(r["repo"] for r in _unchecked(ws) if r["unchecked"] == "site-route-in-code")
+    assert counted == sorted(layouts)

@@ -82,11 +82,12 @@ def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     config.write_text(config.read_text() + '[[site]]\nrenderer = "hugo"\nroot = "docs/sources"\n')
     run = run_cli("check", "--format", "json", "--no-cache", cwd=ws.root)
     assert json.loads(run.out)["findings"] == [], run.out
-    # (Jekyll is a renderer since issue 40, Gatsby and the other web apps whose routes
-    # are code since the twenty-third session; docsify is still none.)
-    config.write_text(config.read_text() + '[[site]]\nrenderer = "docsify"\n')
+    # (Jekyll is a renderer since issue 40; Gatsby, the other web apps whose routes are
+    # code and docsify, Zola and the other generators whose routes are not modelled,
+    # since the twenty-third session; FrontPage is still none.)
+    config.write_text(config.read_text() + '[[site]]\nrenderer = "frontpage"\n')
     bad = run_cli("check", cwd=ws.root)
-    assert bad.code == 2 and "renderer 'docsify' is not one of mkdocs, hugo" in bad.err
+    assert bad.code == 2 and "renderer 'frontpage' is not one of mkdocs, hugo" in bad.err
     assert "Traceback" not in bad.err
 
 
