@@ -197,6 +197,10 @@ _HUGO_INCLUDE = re.compile(r"""\{\{[%<]-?\s*include\s+["']([^"'\n]+)["']\s*-?[%>
 # (A VitePress container, `::: tip`, names no dotted object.)
 _BUILD_DIRECTIVE = re.compile(r"(?m)^(?:[ \t]*:::[ \t]+(?:[A-Za-z_]\w*(?:\.\w+)+|mkdocs-click|mkdocs-typer)"
                               r"[ \t]*$|\.\. auto\w+::|[`:]{3,}\{auto\w+\})")
+# A Hugo shortcode called with Markdown output (`{{% docs/languages/exporters/intro %}}`),
+# and where a shortcode's Markdown template is (`layouts/_shortcodes/NAME.md`, a theme's too).
+_SHORTCODE_CALL = re.compile(r"\{\{%-?\s*([\w][\w/.-]*)")
+_SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.md$")
 # mkdocstrings' directive naming a Python object: `::: hatch.env.plugin.interface.X`.
 _MKDOCSTRINGS = re.compile(r"(?m)^[ \t]*:::[ \t]+([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)[ \t]*$")
 # A reST label: `.. _api-validators:` alone on its line.
@@ -300,6 +304,7 @@ class WorkspaceIndex:
         self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
         self._terms: dict[FileId, list[Anchor]] = {}  # see definition_terms()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
+        self._shortcodes: dict[str, frozenset[str]] = {}  # see _markdown_shortcodes()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
         self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_pages()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
@@ -605,7 +610,23 @@ class WorkspaceIndex:
         if found is None:
             repo, path = where
             text = self.text(repo, path) if language_of(path) == "markdown" else None
-            found = self._builds[where] = bool(text) and _BUILD_DIRECTIVE.search(text or "") is not None
+            calls = _SHORTCODE_CALL.findall(text or "")
+            found = self._builds[where] = bool(text) and (
+                _BUILD_DIRECTIVE.search(text or "") is not None
+                or any(name in self._markdown_shortcodes(repo) for name in calls))
+        return found
+
+    def _markdown_shortcodes(self, repo: str) -> frozenset[str]:
+        """The Hugo shortcodes whose template is Markdown (`layouts/_shortcodes/docs/
+        languages/exporters/intro.md`): called as `{{% name %}}`, their output is read
+        as the page's own Markdown, headings and ids with it (opentelemetry.io's
+        exporters pages get `## Jaeger` so)."""
+        found = self._shortcodes.get(repo)
+        if found is None:
+            snap = self.snapshots.get(repo)
+            found = self._shortcodes[repo] = frozenset(
+                m.group(1) for p in (snap.paths if snap is not None else ()) if p.endswith(".md")
+                and "shortcodes/" in p and (m := _SHORTCODE_TEMPLATE.search(p)) is not None)
         return found
 
     def sphinx_labels(self, repo: str, site: Site) -> dict[str, str]:

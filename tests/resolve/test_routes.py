@@ -627,3 +627,18 @@ def test_a_generator_anchorcheck_does_not_model_keeps_its_page_urls_from_being_r
     assert found == sorted([(name, 22) for name in layouts] + [("plain", 1), ("plain", 22), ("plain", 42)])
     counted = sorted(r["repo"] for r in _unchecked(ws) if r["unchecked"] == "site-route-in-code")
     assert counted == sorted(layouts)
+
+
+def test_a_hugo_page_calling_a_markdown_shortcode_gets_anchors_from_it(ws: WorkspaceBuilder) -> None:
+    # opentelemetry.io's exporters pages call `{{% docs/languages/exporters/intro %}}`,
+    # whose template is Markdown: its output (headings, `## Jaeger`) is the page's own.
+    ws.repo("otel", {
+        "hugo.toml": 'baseURL = "https://otel.io"\n',
+        "layouts/_shortcodes/docs/intro.md": "## Jaeger\n",
+        "layouts/_shortcodes/note.html": "<div>{{ .Inner }}</div>\n",
+        "content/a.md": "# A\n\n{{% docs/intro %}}\n\nSee [Jaeger](#jaeger).\n",
+        "content/b.md": "# B\n\n{{% note %}}x{{% /note %}}\n\nSee [Jaeger](#jaeger).\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["path"]) for f in json.loads(run.out)["findings"]] == [("AC101", "content/b.md")]
+    assert [(r["path"], r["unchecked"]) for r in _unchecked(ws)] == [("content/a.md", "built-fragment")]
