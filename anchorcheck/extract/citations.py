@@ -264,6 +264,11 @@ def find_references(
             ref = _html_link_reference(joined, m)
             if ref is not None and free(m):
                 yield ref
+            # The rest of the tag is attributes, not prose (a Medium export's
+            # `data-href="../contributing/README.md#..."` beside the href: knative).
+            end = text.find(">", m.end(), m.end() + 1000)
+            if end > 0:
+                take((m.end(), end + 1))
     if in_markdown and "]:" in text:
         for m in _MD_REF_DEF.finditer(text):
             ref = _md_link_reference(joined, m, True)

@@ -10,6 +10,7 @@ beside the scans."""
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -69,14 +70,22 @@ _HISTORY_NAMES = frozenset(("changelog", "changes", "history", "news", "releasen
 _HISTORY_DIRS = frozenset(("changelog", "changelogs", ".changelog", "release-notes", "releasenotes"))
 
 
+# A release's own notes, named for its version in a folder of them (coredns' notes/coredns-
+# 1.6.0.md, published as the website's blog posts; releases/v2.3.md).
+_RELEASE_DIRS = frozenset(("notes", "releases", "release", "announcements"))
+_VERSIONED = re.compile(r"(?:^|[-_ v])\d+\.\d+(?:\.\d+)*(?:[-.+]\w+)?$")
+
+
 def is_history(path: str) -> bool:
     """Whether `path` is a changelog or release notes in Markdown (CHANGELOG.md,
-    HISTORY.md, changelog/v1.2.md): its anchors count, its references and mentions
-    are not read."""
+    HISTORY.md, changelog/v1.2.md, notes/coredns-1.6.0.md): its anchors count, its
+    references and mentions are not read."""
     if not path.lower().endswith((".md", ".markdown")):
         return False
     parts = path.lower().split("/")
-    return parts[-1].rpartition(".")[0] in _HISTORY_NAMES or not _HISTORY_DIRS.isdisjoint(parts[:-1])
+    stem = parts[-1].rpartition(".")[0]
+    return stem in _HISTORY_NAMES or not _HISTORY_DIRS.isdisjoint(parts[:-1]) or (
+        len(parts) > 1 and parts[-2] in _RELEASE_DIRS and _VERSIONED.search(stem) is not None)
 
 
 # Upgrade and migration guides name what a release removed, as a record of it (bubbletea's

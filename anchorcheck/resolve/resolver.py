@@ -35,6 +35,7 @@ from anchorcheck.model.anchor import (
 )
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
+from anchorcheck.resolve.redirects import REDIRECT_FILES, HostRedirects
 from anchorcheck.resolve.routes import (
     JekyllConfig,
     Routes,
@@ -97,11 +98,12 @@ class Unchecked(StrEnum):
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
     SITE_BUILD = "site-build-checked"  # a page link of a site whose build fails on a broken one
     RENDER_HOOK = "link-render-hook"  # a destination a site's render hook makes its own (hugoDocs' `g`)
+    HOST_REDIRECT = "host-redirect"  # a page URL the site's host redirects (netlify.toml, _redirects)
     SITE_GAP = "site-model-gap"  # a page link of a site most of whose links the model cannot follow
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
     TEST_INPUT = "test-input"  # a Markdown document in a test folder: a parser's or site's input
     DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
-    INCLUDED = "included-file"  # an include file's own `#x`: a fragment of the page including it
+    INCLUDED = "included-file"  # an include file's `#x` or relative link: the including page's
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
     # Resolved, fragment not checked:
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
@@ -126,6 +128,8 @@ def _slug_shaped(frag: str) -> bool:
 # What a site or a documentation generator writes: a link to one is a page, maybe of
 # a Markdown file (`guide.html` from `guide.md`), maybe generated.
 _PAGES = (".html", ".htm")
+# A site's feed or sitemap (`feed.xml`, `blog/feed_rss_created.xml`, `index.xml`).
+_FEED = re.compile(r"(?i)(?:^|/)(?:[\w.-]*(?:feed|rss|atom|sitemap)[\w.-]*|index)\.xml$")
 # Images: a fragment on one is a hook of the page's stylesheet (mkdocs-material's
 # `logo.svg#only-dark`), or an SVG's view, never a heading.
 _IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".bmp")
@@ -181,6 +185,16 @@ def _github_page(path: str) -> bool:
         posixpath.basename(path).lower().startswith("readme")
 
 
+# Folders of files that are shown inside other pages, never alone (Jekyll's and Hugo
+# themes' `_includes/`, pymdownx.snippets' and mkdocs-macros' `snippets/`, `partials/`).
+_INCLUDE_DIRS = frozenset(("_includes", "includes", "snippets", "_snippets", "partials", "_partials"))
+
+
+def _included(path: str) -> bool:
+    """Whether a Markdown file is an include: under a folder of them."""
+    return language_of(path) == "markdown" and not _INCLUDE_DIRS.isdisjoint(path.split("/")[:-1])
+
+
 def test_input(path: str) -> bool:
     """Whether a Markdown file is a test's input: under a test folder, not its README.
     (MyST-Parser's tests/ held 13 of 60 sampled false findings, Jekyll's test/source/ 4.)"""
@@ -197,6 +211,9 @@ _HUGO_INCLUDE = re.compile(r"""\{\{[%<]-?\s*include\s+["']([^"'\n]+)["']\s*-?[%>
 # (A VitePress container, `::: tip`, names no dotted object.)
 _BUILD_DIRECTIVE = re.compile(r"(?m)^(?:[ \t]*:::[ \t]+(?:[A-Za-z_]\w*(?:\.\w+)+|mkdocs-click|mkdocs-typer)"
                               r"[ \t]*$|\.\. auto\w+::|[`:]{3,}\{auto\w+\})")
+# pymdownx.snippets' base path(s) in a MkDocs config: `base_path: docs/snippets`, `[a, b]`.
+_SNIPPET_BASES = re.compile(r"(?m)^[ \t]+base_path[ \t]*:[ \t]*(\[[^\]\n]*\]|[^\s#\[][^#\n]*?)"
+                            r"[ \t]*(?:#.*)?$")
 # A Hugo shortcode called with Markdown output (`{{% docs/languages/exporters/intro %}}`),
 # and where a shortcode's Markdown template is (`layouts/_shortcodes/NAME.md`, a theme's too).
 _SHORTCODE_CALL = re.compile(r"\{\{%-?\s*([\w][\w/.-]*)")
@@ -300,6 +317,7 @@ class WorkspaceIndex:
         self._pages_by_lower: dict[str, dict[str, str | None]] = {}  # see page_ignoring_case()
         self._ignore_files: dict[str, list[IgnoreFile]] = {}  # see git_ignores()
         self._sites: dict[str, tuple[Site, ...]] = {}  # see sites()
+        self._redirects: dict[str, HostRedirects] = {}  # see host_redirects()
         self._routes: dict[tuple[str, str, str], Routes] = {}  # see routes()
         self._html_ids: dict[FileId, list[Anchor]] = {}  # see html_ids()
         self._terms: dict[FileId, list[Anchor]] = {}  # see definition_terms()
@@ -515,6 +533,17 @@ class WorkspaceIndex:
             d for d in detected if all(d.root != s.root for s in declared))
         return found
 
+    def host_redirects(self, repo: str) -> HostRedirects:
+        """The redirects the host of a repo's site serves (netlify.toml, _redirects,
+        vercel.json); read on first need."""
+        found = self._redirects.get(repo)
+        if found is None:
+            snap = self.snapshots.get(repo)
+            paths = [p for p in (snap.paths if snap is not None else ())
+                     if p.rpartition("/")[2] in REDIRECT_FILES]
+            found = self._redirects[repo] = HostRedirects.read(paths, lambda p: self.text(repo, p))
+        return found
+
     def lone_heading(self, where: FileId, name: str) -> Anchor | None:
         """A caps line standing alone (no body: no anchor, by the body rule) that is
         exactly `name`, in this file: read on first need, for a citation that names
@@ -566,6 +595,13 @@ class WorkspaceIndex:
             if text and "8<" in text:
                 site = site_of(self.sites(repo), path)
                 bases = [posixpath.dirname(site.config)] if site is not None and site.config else []
+                if site is not None and site.renderer == MKDOCS and site.config:
+                    # pymdownx.snippets' `base_path:` (knative's `docs/snippets`), from
+                    # the config's folder.
+                    config = self.text(repo, site.config) or ""
+                    bases = [posixpath.normpath(posixpath.join(bases[0], b.strip("'\" ")))
+                             for m in _SNIPPET_BASES.finditer(config)
+                             for b in m.group(1).strip("[]").split(",") if b.strip("'\" ")] + bases
                 for m in _SNIPPET_LINE.finditer(text):
                     for base in [*bases, ""]:
                         candidate = posixpath.normpath(posixpath.join(base, m.group(1)))
@@ -610,11 +646,13 @@ class WorkspaceIndex:
         if found is None:
             repo, path = where
             text = self.text(repo, path) if language_of(path) == "markdown" else None
-            calls = _SHORTCODE_CALL.findall(text or "")
-            found = self._builds[where] = bool(text) and (
-                _BUILD_DIRECTIVE.search(text or "") is not None
-                or any(name in self._markdown_shortcodes(repo) for name in calls))
+            found = self._builds[where] = bool(text) and self._builds_in(repo, text or "")
         return found
+
+    def _builds_in(self, repo: str, text: str) -> bool:
+        """Whether a page's text gets anchors from its build (builds_anchors)."""
+        return _BUILD_DIRECTIVE.search(text) is not None \
+            or any(name in self._markdown_shortcodes(repo) for name in _SHORTCODE_CALL.findall(text))
 
     def _markdown_shortcodes(self, repo: str) -> frozenset[str]:
         """The Hugo shortcodes whose template is Markdown (`layouts/_shortcodes/docs/
@@ -655,7 +693,7 @@ class WorkspaceIndex:
             docs = [p for p in (snap.paths if snap is not None else ()) if language_of(p) == "markdown"
                     and site_of(self.sites(repo), p) is not None]
             for page, text in self.texts(repo, docs).items():  # (one read for all the pages)
-                self._builds[(repo, page)] = _BUILD_DIRECTIVE.search(text) is not None
+                self._builds[(repo, page)] = self._builds_in(repo, text)
                 for m in _MKDOCSTRINGS.finditer(text):
                     pages.setdefault(m.group(1), []).append(page)
         module = posixpath.splitext(path)[0].replace("/", ".")
@@ -724,7 +762,7 @@ class WorkspaceIndex:
                     self.text(repo, posixpath.join(site.root, "_config.yml")))
                 found = jekyll_routes(site.root, paths, read, config)
             elif site.renderer == HUGO:
-                found = hugo_routes(site.root, paths, read)
+                found = hugo_routes(site.root, paths, read, dict(site.permalinks))
             elif site.renderer == DOCUSAURUS:
                 found = docusaurus_routes(site.root, site.base_url, paths, read)
             else:
@@ -881,7 +919,7 @@ class Resolver:
                     if targets:
                         return Resolution(ref, Status.RESOLVED, targets,
                                           files=tuple(sorted({(a.repo, a.path) for a in targets})))
-                if found.status is Status.DANGLING and "_includes" in ref.path.split("/")[:-1]:
+                if found.status is Status.DANGLING and _included(ref.path):
                     # An include file is shown inside the pages that include it: its
                     # `#x` is theirs (opentelemetry.io's _includes/exporters/intro.md
                     # links the including page's `{#otlp-dependencies}`).
@@ -932,6 +970,12 @@ class Resolver:
                 # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`). (A citation
                 # of a heading there is still checked when the copy is read.)
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
+            if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
+                    and not (ref.target_path or "").startswith("/") and _included(ref.path):
+                # So is its relative link: from the including page's place (knative's
+                # docs/snippets/collecting-logs.md shows `system.svg` of the page
+                # including it).
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.INCLUDED)
             if located.status is Status.DANGLING_PATH and self._generated(ref, located):
                 # A path git ignores is a build's output (ruff's docs link the
                 # settings.md and rules/ pages its docs build writes: 90 false AC105).
@@ -946,6 +990,11 @@ class Resolver:
                 # A path named in a sentence is a reference only where the workspace
                 # says so: its folder is there, or a link names the same path.
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROSE_UNCONFIRMED)
+            if located.status is Status.DANGLING_PATH and _FEED.search(ref.target_path) \
+                    and self._renderer(ref) is not None:
+                # A site's feed or sitemap, which its build writes (knative's mkdocs rss
+                # plugin: `blog/feed_rss_created.xml`; Hugo's `index.xml`).
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILT_PAGE)
             if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(_PAGES):
                 # An HTML page that is no file here is a page of generated documentation
                 # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
@@ -1110,7 +1159,8 @@ class Resolver:
                 if kind in _FORGE_PAGES or not kind:
                     return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
             if path.startswith("/"):
-                return self._from_a_root(ref, path.lstrip("/"), site)
+                # (A server reads `/docs//using-dex/` as `/docs/using-dex/`.)
+                return self._from_a_root(ref, re.sub(r"/{2,}", "/", path.lstrip("/")), site)
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
             page = None if joined.startswith("../") or joined == ".." else \
                 self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
@@ -1235,6 +1285,9 @@ class Resolver:
                 page = self._page(ref.repo, f"{where}{path}", site)
                 if page is not None:
                     return ((ref.repo, page),)
+        if site is not ANY_SITE and self.index.host_redirects(ref.repo).catches(path):
+            # A URL the site's host redirects (dexidp.io's netlify.toml: `/docs/api/`).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HOST_REDIRECT)
         if site.renderer in OPAQUE_ROUTES and "." not in path.rstrip("/").rpartition("/")[2]:
             # A page URL of a site whose routes are code (Astro's `[...slug].astro`,
             # Next.js' `app/blog/[year]/[month]/[day]/[slug]/page.tsx`), which no file

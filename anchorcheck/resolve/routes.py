@@ -17,8 +17,10 @@ a static server serves them.
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
+import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +29,7 @@ import yaml
 
 # Front matter: a YAML block between `---` lines at the very top of the file.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)^(?:---|\.\.\.)[ \t]*$", re.DOTALL | re.MULTILINE)
+_TOML_FRONT_MATTER = re.compile(r"\A\+\+\+[ \t]*\r?\n(.*?)^\+\+\+[ \t]*$", re.DOTALL | re.MULTILINE)
 # Jekyll's post file names: the date, then the title.
 _POST_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})-(.+)")
 # Jekyll's built-in permalink styles (its docs: "Permalinks", built-in formats).
@@ -56,7 +59,14 @@ def url_key(url: str) -> str:
 
 
 def front_matter(text: str) -> dict[str, Any]:
-    """A page's front matter, or {} when it has none or it is not a YAML mapping."""
+    """A page's front matter, or {} when it has none or it is not a mapping: YAML
+    between `---` lines, or TOML between `+++` lines (Hugo's)."""
+    if text.startswith("+++"):
+        m = _TOML_FRONT_MATTER.match(text)
+        try:
+            return tomllib.loads(m.group(1)) if m is not None else {}
+        except (tomllib.TOMLDecodeError, RecursionError):
+            return {}
     if not text.startswith("---"):
         return {}
     m = _FRONT_MATTER.match(text)
@@ -71,6 +81,19 @@ def read_config(text: str | None) -> dict[str, Any]:
     try:
         found = yaml.load(text, Loader=_Loader)  # (a safe loader)
     except yaml.YAMLError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def read_structured(path: str, text: str) -> dict[str, Any]:
+    """A config file as a mapping, by its extension: TOML, JSON or YAML ({} when it
+    cannot be read as one)."""
+    try:
+        if path.endswith(".toml"):
+            found = tomllib.loads(text)
+        else:
+            found = json.loads(text) if path.endswith(".json") else read_config(text)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
         return {}
     return found if isinstance(found, dict) else {}
 
@@ -212,7 +235,7 @@ def front_matter_routes(root: str, paths: Iterable[str], read: Callable[[list[st
     folders give (the resolver's page rules)."""
     prefix = f"{root}/" if root else ""
     pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".mdx", ".markdown"))]
-    texts = {p: t for p, t in read(pages).items() if t.startswith("---")}
+    texts = {p: t for p, t in read(pages).items() if t.startswith(("---", "+++"))}
     by_url: dict[str, str] = {}
     by_file: dict[str, str] = {}
     for path, text in texts.items():
@@ -270,16 +293,68 @@ def hugo_url(rel: str) -> str:
     return "/" + "/".join(re.sub(r"\s+", "-", p.strip()).lower() for p in parts) + "/"
 
 
-def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]]) -> Routes:
-    """A Hugo site's pages at the URLs their paths give, and at those their front matter
-    gives (`url:`, `aliases:`)."""
+def hugo_permalinks(config: Mapping[str, Any]) -> dict[str, str]:
+    """A Hugo config's `permalinks`, section -> pattern: the old form (`blog =
+    "/:year/:month/:day/:title/"`) and the page kind's table of the new one
+    (`page: {blog: /:year/:month/:day/:slug/}`)."""
+    given = config.get("permalinks")
+    if not isinstance(given, Mapping):
+        return {}
+    scoped = given.get("page")
+    found = {str(k): v for k, v in given.items() if isinstance(v, str)}
+    if isinstance(scoped, Mapping):
+        found.update({str(k): v for k, v in scoped.items() if isinstance(v, str)})
+    return found
+
+
+def _urlize(text: str) -> str:
+    """Hugo's `urlize`, near enough: lower case, spaces to `-`, punctuation dropped."""
+    return re.sub(r"\s+", "-", re.sub(r"[^\w\s./-]", "", text.strip().lower()))
+
+
+def _permalink(rel: str, matter: Mapping[str, Any], pattern: str) -> str | None:
+    """The URL a Hugo permalink pattern gives a page (`rel`, under the content root)."""
+    folder, _, name = rel.rpartition("/")
+    stem = posixpath.splitext(name)[0]
+    if stem.lower() in ("index", "_index"):  # a bundle: its folder's name
+        if stem.lower() == "_index":
+            return None
+        folder, _, stem = folder.rpartition("/")
+    date = str(matter.get("date", ""))
+    year, month, day = (date[0:4], date[5:7], date[8:10]) if re.match(r"\d{4}-\d{2}-\d{2}", date) \
+        else ("", "", "")
+    title = str(matter.get("title", "") or "")
+    slug = str(matter.get("slug", "") or "")
+    values = {"year": year, "month": month, "day": day, "section": rel.partition("/")[0],
+              "sections": folder, "title": _urlize(title) or stem, "filename": stem, "contentbasename": stem,
+              "slug": _urlize(slug) if slug else _urlize(title) or stem,
+              "slugorfilename": _urlize(slug) if slug else stem,
+              "slugorcontentbasename": _urlize(slug) if slug else stem}
+    if any(f":{k}" in pattern and not v for k, v in values.items()):
+        return None  # (a date or title it needs is not there)
+    return _expand(pattern, values)
+
+
+def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
+                permalinks: Mapping[str, str] | None = None) -> Routes:
+    """A Hugo site's pages at the URLs their paths give, at those their front matter
+    gives (`url:`, `aliases:`), and at those its `permalinks` patterns give a
+    section's pages (linkerd.io's blog: `/:year/:month/:day/:slug/`)."""
     prefix = f"{root}/" if root else ""
     declared = front_matter_routes(root, paths, read, ("url", "aliases"))
     by_url = dict(declared.by_url)
     by_file = dict(declared.by_file)
-    for path in paths:
-        if path.startswith(prefix) and path.lower().endswith((".md", ".markdown", ".html")):
-            url = hugo_url(path[len(prefix):])
-            by_url.setdefault(url_key(url), path)
-            by_file.setdefault(path, url)
+    pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown", ".html"))]
+    for path in pages:
+        url = hugo_url(path[len(prefix):])
+        by_url.setdefault(url_key(url), path)
+        by_file.setdefault(path, url)
+    if permalinks:
+        sectioned = [p for p in pages if p[len(prefix):].partition("/")[0] in permalinks]
+        texts = read(sectioned)
+        for path in sectioned:
+            rel = path[len(prefix):]
+            link = _permalink(rel, front_matter(texts.get(path, "")), permalinks[rel.partition("/")[0]])
+            if link is not None:
+                by_url.setdefault(url_key(link), path)
     return Routes(by_url, by_file)

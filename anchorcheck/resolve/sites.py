@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 
-from anchorcheck.resolve.routes import JekyllConfig
+from anchorcheck.resolve.routes import JekyllConfig, hugo_permalinks, read_structured
 
 MKDOCS = "mkdocs"
 HUGO = "hugo"
@@ -125,6 +125,9 @@ class Site:
     # `tmp/otel/specification` -> `content/docs/specs/otel`, copied from submodules at
     # build time): its pages there are a build's.
     built_urls: tuple[str, ...] = ()
+    # A Hugo site's `permalinks`: section -> URL pattern (linkerd.io's blog posts at
+    # `/:year/:month/:day/:slug/`).
+    permalinks: tuple[tuple[str, str], ...] = ()
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -139,7 +142,7 @@ ANY_SITE = Site("any", "")
 
 _CONFIG_NAMES = {
     "mkdocs.yml", "mkdocs.yaml", "hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json",
-    "config.toml", "config.yaml", "config.yml", "conf.py",
+    "config.toml", "config.yaml", "config.yml", "config.json", "conf.py",
     "docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs",
     "_config.yml", "_config.yaml",
     "astro.config.mjs", "astro.config.js", "astro.config.ts", "astro.config.mts", "astro.config.cjs",
@@ -240,19 +243,22 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             found.append(Site(HEXO, _join(where, "source"), config))  # (a Hexo blog's, not Jekyll's)
         elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs) \
                 or (base.startswith("config.") and _HUGO_CONFIG_DIR.search(config)):
-            texts = [read(config) or ""]
+            files = {config: read(config) or ""}
             if _HUGO_CONFIG_DIR.search(config):
                 # Hugo's config directory (opentelemetry.io's config/_default/hugo.yaml):
                 # the site is the folder holding config/, configured by every file in
-                # _default/ (module.yaml's mounts, languages.toml); another
+                # _default/ (module.yaml's mounts, languages.toml, permalinks.yaml); another
                 # environment's folder (config/production/) only overrides.
                 if posixpath.basename(where) != "_default":
                     continue
-                texts += [read(p) or "" for p in sorted(known)
-                          if posixpath.dirname(p) == where and p != config]
+                files.update((p, read(p) or "") for p in sorted(known) if posixpath.dirname(p) == where)
                 where = posixpath.dirname(posixpath.dirname(where))
-            text = "\n".join(texts)
-            syntax = _TOML_KEY if base.endswith(".toml") else _YAML_KEY
+            text = "\n".join(files.values())
+            permalinks = hugo_permalinks(read_structured(config, files[config]))
+            for name, data in files.items():  # (a config directory's permalinks.yaml is that table)
+                if posixpath.basename(name).startswith("permalinks."):
+                    permalinks.update(hugo_permalinks({"permalinks": read_structured(name, data)}))
+            syntax = _TOML_KEY if base.endswith(".toml") else _JS_KEY if base.endswith(".json") else _YAML_KEY
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
             served = _value(syntax, "staticDir", text) or "static"
@@ -264,7 +270,7 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             outside = tuple(sorted({target.removeprefix("content/") for source, target in mounts
                                     if target.startswith("content/") and not _holds(_join(where, source))}))
             hugo = functools.partial(Site, HUGO, config=config, static=(_join(where, served),),
-                                     built_urls=outside,
+                                     built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
                                      hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
                                      get_page="GetPage" in hooks, term_ids=_TERM_IDS.search(text) is not None)
             # Its content folders: the folders its module mounts as content (which

@@ -639,9 +639,12 @@ def test_docs_site_conventions_resolve_and_history_is_not_checked(ws: WorkspaceB
         ),
         "HISTORY.md": "## v2\n\n* Remove `old_helper()`; see [docs](docs/removed.md).\n",
         "changelog/v1.md": "* [Gone](../docs/gone.md)\n",
+        "notes/pydantic-1.6.0.md": "* [Gone](../docs/gone.md)\n",  # (coredns' release notes: its blog posts)
+        "notes/design.md": "* [Gone](../docs/gone.md)\n",  # (a note, not a release's: checked)
         "docs/e2e.md": "[a](https://github.com/acme/pydantic/tree/main//docs/why.md#type-hints)\n",
     })
-    assert codes(ws) == [("AC101", "docs/why.md", 1), ("AC105", "pydantic/aliases.py", 5)]
+    assert codes(ws) == [("AC101", "docs/why.md", 1), ("AC105", "notes/design.md", 1),
+                         ("AC105", "pydantic/aliases.py", 5)]
 
 
 def test_a_markdown_heading_is_cited_in_any_case_a_caps_heading_as_written(ws: WorkspaceBuilder) -> None:

@@ -543,7 +543,7 @@ def test_a_hugo_config_directory_its_mounts_and_its_languages_content_folders(ws
     # build's pages; an include file's `#x` is the including page's.
     pages = {"docs/a.md": "# A\n\n[b](../b/) [gone](../c/) [es](/es/docs/b/) [en](/docs/b/) [nes](/es/docs/c/)\n"
                           "[spec](/docs/specs/x/) [spec2](../specs/y/) [intro](#otlp)\n",
-             "docs/b.md": "# B\n", "docs/_includes/intro.md": "See [deps](#otlp).\n"}
+             "docs/b.md": "# B\n", "docs/_includes/intro.md": "See [deps](#otlp), ![d](d.svg).\n"}
     ws.repo("otel", {
         "config/_default/hugo.yaml": "baseURL: https://otel.io\nlanguages:\n  en: {}\n  es: {}\n",
         "config/_default/module.yaml": "mounts:\n  - source: content/en\n    target: content\n"
@@ -558,7 +558,11 @@ def test_a_hugo_config_directory_its_mounts_and_its_languages_content_folders(ws
                        'contentDir = "content/bn"\n#contentDir = "content/no"\n',
         **{f"content/{lang}/{p}": text for lang in ("en", "bn", "no") for p, text in pages.items()},
     })
+    ws.repo("rclone", {"docs/config.json": '{"baseurl": "https://rclone.org", "title": "rclone"}\n',
+                       "docs/content/a.md": "# A\n\n[b](/b/) [gone](/c/)\n", "docs/content/b.md": "# B\n"})
     run = ws.check("--format", "json", "--no-cache")
+    assert [(f["path"], f["column"]) for f in json.loads(run.out)["findings"] if f["repo"] == "rclone"] == [
+        ("docs/content/a.md", 10)]  # (rclone.org's Hugo config is JSON)
     found = sorted((f["repo"], f["path"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]
                    if f["repo"] == "otel")
     broken = [(3, 12), (3, 59), (4, 45)]  # `../c/`, `/es/docs/c/`, the page's own `#otlp`
@@ -567,7 +571,7 @@ def test_a_hugo_config_directory_its_mounts_and_its_languages_content_folders(ws
     unchecked = sorted((r["path"], r["unchecked"]) for r in _unchecked(ws) if r["repo"] == "otel")
     assert unchecked == sorted([(f"content/{lang}/docs/a.md", "build-output") for lang in ("en", "es")] * 2
                                + [(f"content/{lang}/docs/_includes/intro.md", "included-file")
-                                  for lang in ("en", "es")])
+                                  for lang in ("en", "es")] * 2)
     found = sorted((f["path"], f["column"]) for f in json.loads(run.out)["findings"]
                    if f["repo"] == "glossary" and f["line"] == 3)
     assert found == [
@@ -642,3 +646,54 @@ def test_a_hugo_page_calling_a_markdown_shortcode_gets_anchors_from_it(ws: Works
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["path"]) for f in json.loads(run.out)["findings"]] == [("AC101", "content/b.md")]
     assert [(r["path"], r["unchecked"]) for r in _unchecked(ws)] == [("content/a.md", "built-fragment")]
+
+
+def test_the_hosts_redirects_feeds_snippet_base_paths_and_a_tags_other_attributes(ws: WorkspaceBuilder) -> None:
+    # dexidp.io's netlify.toml redirects `/docs/api/`; a static/_redirects rule with a
+    # splat; `/docs//x/` is `/docs/x/` to a server; knative's mkdocs rss plugin writes
+    # blog/feed_rss_created.xml; its snippets come from `base_path: docs/snippets`; a
+    # Medium export's `data-href` beside an href is an attribute, not prose.
+    ws.repo("dex", {
+        "config.toml": 'baseURL = "https://dexidp.io"\n',
+        "netlify.toml": '[[redirects]]\nfrom = "/docs/api/"\nto = "/docs/configuration/api/"\n',
+        "static/_redirects": "# old\n/old/*  /docs/:splat  301\n/docs/* go-get=:go-get /golang/docs.html 200\n",
+        "content/docs/using.md": "# Using\n",
+        "content/docs/a.md": "# A\n\n[api](/docs/api) [old](/old/x/y/) [u](/docs//using/) [gone](/docs/none/)\n",
+    })
+    ws.repo("knative", {
+        "mkdocs.yml": "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: docs/snippets\n",
+        "docs/snippets/prereqs.md": "## Run the plugin\n",
+        "docs/install.md": "# Install\n\n--8<-- \"prereqs.md\"\n",
+        "docs/clean.md": "# Clean\n\n[run](install.md#run-the-plugin) [gone](install.md#nothing)\n",
+        "docs/blog/index.md": "# Blog\n\n[feed](./feed_rss_created.xml) [img](./none.png)\n",
+        "docs/blog/v3.md": '# v3\n\n<a href="index.md" data-href="../../contributing/README.md#questions">Q</a>\n',
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["repo"], f["path"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("dex", "content/docs/a.md", 54), ("knative", "docs/blog/index.md", 32),
+        ("knative", "docs/clean.md", 34)]
+    assert sorted((r["path"], r["unchecked"]) for r in _unchecked(ws)) == [
+        ("content/docs/a.md", "host-redirect"), ("content/docs/a.md", "host-redirect"),
+        ("docs/blog/index.md", "built-page")]
+
+
+def test_a_hugo_sites_permalinks_give_a_sections_pages_their_urls(ws: WorkspaceBuilder) -> None:
+    # linkerd.io's config/_default/permalinks.yaml serves its blog posts at
+    # `/:year/:month/:day/:slug/` (the page kind's table); coredns.io's config.toml at
+    # `/:year/:month/:day/:title/` (the old form), its posts with TOML front matter.
+    ws.repo("linkerd", {
+        "linkerd.io/config/_default/hugo.yaml": "baseURL: https://linkerd.io\n",
+        "linkerd.io/config/_default/permalinks.yaml": "page:\n  blog: /:year/:month/:day/:slug/\n",
+        "linkerd.io/content/blog/2019/1003-governance/index.md":
+            "---\ndate: 2019-10-03T00:00:00Z\ntitle: Linkerd's Commitment to Open Governance\n---\n# G\n",
+        "linkerd.io/content/docs/a.md":
+            "# A\n\n[g](/2019/10/03/linkerds-commitment-to-open-governance/) [gone](/2019/10/04/nothing/)\n",
+    })
+    ws.repo("coredns.io", {
+        "config.toml": 'baseURL = "https://coredns.io"\n[permalinks]\n  blog = "/:year/:month/:day/:title/"\n',
+        "content/blog/plugins.md": '+++\ndate = "2016-12-19T00:00:00Z"\ntitle = "Writing Plugins for CoreDNS"\n+++\n',
+        "content/manual/dev.md": "# Dev\n\n[w](/2016/12/19/writing-plugins-for-coredns/) [gone](/2016/12/20/x/)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["repo"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("coredns.io", 47), ("linkerd", 58)]
