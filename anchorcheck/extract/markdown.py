@@ -165,6 +165,10 @@ _ANCHOR_LINE = compiled_on_use(rf"[ \t]*(?:\[\]\(\))?{_ID_LIST}[ \t]*")
 _HTML_ID = compiled_on_use(
     r"""<[A-Za-z][\w-]*[^<>]*?\s(?:id|name)[ \t]*=[ \t]*(?:["']([^"'<>]+)["']|([^\s"'<>=`]+))""")
 
+# A Hugo shortcode given an id (linkerd.io's `{{< warning id=open-relay-warning >}}`):
+# its theme's template gives the element that id.
+_SHORTCODE_ID = compiled_on_use(r"""\{\{[<%]-?[ \t]*[\w/.-]+[ \t][^{}\n]*?\bid=["']?([\w.:-]+)""")
+
 
 def html_ids(text: str) -> list[Anchor]:
     """The ids and names an HTML document's elements carry (`<p id="a-word">`), as
@@ -207,6 +211,8 @@ def _explicit_anchors(lines: list[str], block: Block) -> Iterator[Anchor]:
             found = [target] if target is not None else []
         if not found and "=" in line and "<" in line:
             found = list(_HTML_ID.finditer(line))
+        if not found and "{{" in line and "id=" in line:
+            found = list(_SHORTCODE_ID.finditer(line))
         for m in found:
             group = 1 if m.group(1) is not None else 2
             name = m.group(group)

@@ -282,6 +282,7 @@ class Resolution:
     # Resolved by a documentation site's rules only: where GitHub shows the page too
     # (a folder's README), the link is broken there (AC108). The site's name.
     site_only: str | None = None
+    github_lacks: str = ""  # with site_only: "file", or "fragment" where GitHub shows the file
     # Why it was not judged (EXTERNAL), or why a resolved one's fragment was not.
     unchecked: Unchecked | None = None
 
@@ -889,7 +890,9 @@ class Resolver:
                 finally:
                     self._github_only = False
                 if on_github.status is not Status.RESOLVED:
-                    found = replace(found, site_only=site.name)
+                    # (Whether GitHub lacks the file, or only the fragment's heading.)
+                    lacks = "fragment" if on_github.status is Status.DANGLING else "file"
+                    found = replace(found, site_only=site.name, github_lacks=lacks)
         return found
 
     def _resolve(self, ref: Reference) -> Resolution:

@@ -24,6 +24,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         if res.site_only is None:
             continue
         ref = res.reference
+        broken = f"its fragment #{ref.name} names no heading there" if res.github_lacks == "fragment" \
+            else "it is broken"
         msg = (f"{ref.location_text or ref.text!s} resolves only as the {res.site_only} builds "
-               f"this page; where GitHub shows {ref.path}, it is broken")
+               f"this page; where GitHub shows {ref.path}, {broken}")
         yield self.cited(ref, msg, ref.text)

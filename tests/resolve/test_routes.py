@@ -642,6 +642,9 @@ def test_a_hugo_page_calling_a_markdown_shortcode_gets_anchors_from_it(ws: Works
         "layouts/_shortcodes/note.html": "<div>{{ .Inner }}</div>\n",
         "content/a.md": "# A\n\n{{% docs/intro %}}\n\nSee [Jaeger](#jaeger).\n",
         "content/b.md": "# B\n\n{{% note %}}x{{% /note %}}\n\nSee [Jaeger](#jaeger).\n",
+        # (A shortcode given an id: linkerd.io's warning box, an element its theme gives it.)
+        "content/c.md": "# C\n\n{{< warning id=open-relay-warning >}}\nx\n{{< /warning >}}\n\n"
+                        "See [it](#open-relay-warning).\n",
     })
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["path"]) for f in json.loads(run.out)["findings"]] == [("AC101", "content/b.md")]
