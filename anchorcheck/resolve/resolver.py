@@ -53,6 +53,7 @@ from anchorcheck.resolve.sites import (
     OPAQUE_ROUTES,
     SPHINX,
     VITEPRESS,
+    VUEPRESS,
     Site,
     site_of,
 )
@@ -98,6 +99,7 @@ class Unchecked(StrEnum):
     SITE_ROUTE = "site-route-in-code"  # a page URL a site routes by code (Astro's `[...slug].astro`)
     SITE_BUILD = "site-build-checked"  # a page link of a site whose build fails on a broken one
     RENDER_HOOK = "link-render-hook"  # a destination a site's render hook makes its own (hugoDocs' `g`)
+    ALIAS = "path-alias"  # `@assets/a.svg`: a bundler's alias that maps to no folder of that name
     HOST_REDIRECT = "host-redirect"  # a page URL the site's host redirects (netlify.toml, _redirects)
     SITE_GAP = "site-model-gap"  # a page link of a site most of whose links the model cannot follow
     PROSE_UNCONFIRMED = "prose-unconfirmed"  # a path in a sentence nothing else says is one
@@ -218,6 +220,8 @@ _SNIPPET_BASES = re.compile(r"(?m)^[ \t]+base_path[ \t]*:[ \t]*(\[[^\]\n]*\]|[^\
 # and where a shortcode's Markdown template is (`layouts/_shortcodes/NAME.md`, a theme's too).
 _SHORTCODE_CALL = re.compile(r"\{\{%-?\s*([\w][\w/.-]*)")
 _SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.md$")
+# m4 (in its prefixed mode, `m4 -P`) preprocessing a Markdown page: its includes and macros.
+_M4 = re.compile(r"\bm4_(?:include|dnl|define)\b")
 # mkdocstrings' directive naming a Python object: `::: hatch.env.plugin.interface.X`.
 _MKDOCSTRINGS = re.compile(r"(?m)^[ \t]*:::[ \t]+([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*)+)[ \t]*$")
 # A reST label: `.. _api-validators:` alone on its line.
@@ -651,8 +655,10 @@ class WorkspaceIndex:
         return found
 
     def _builds_in(self, repo: str, text: str) -> bool:
-        """Whether a page's text gets anchors from its build (builds_anchors)."""
-        return _BUILD_DIRECTIVE.search(text) is not None \
+        """Whether a page's text gets anchors from its build (builds_anchors): a
+        directive, a Markdown shortcode, or m4's includes (hledger's manual,
+        hledger.m4.md, is m4 input: `_commands_` includes each command's page)."""
+        return _BUILD_DIRECTIVE.search(text) is not None or _M4.search(text) is not None \
             or any(name in self._markdown_shortcodes(repo) for name in _SHORTCODE_CALL.findall(text))
 
     def _markdown_shortcodes(self, repo: str) -> frozenset[str]:
@@ -1147,6 +1153,8 @@ class Resolver:
                     return self._locate(replace(ref, target_repo=None, relative=True))
                 return Resolution(ref, Status.UNKNOWN_REPO)
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
+        if ref.relative and path.startswith("@") and "/" in path and not path.startswith("@/"):
+            return self._aliased(ref, path)
         if ref.relative:
             site = self._renderer(ref)
             if path.startswith("/") and _FORGE_TEMPLATE.search(ref.path):
@@ -1248,6 +1256,23 @@ class Resolver:
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.COMPILER_OUTPUT)
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
+
+    def _aliased(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
+        """A path through a bundler's alias (`@snippets/x.sh`, `@assets/a.svg`: Vite's,
+        VuePress', tsconfig's `paths`), which the site's config maps to a folder: the
+        folder of the alias's name that holds the rest (nushell.sh's snippets/, tauri's
+        src/assets/), missing where that folder lacks it; with no such folder, counted
+        (path-alias), as the mapping is code."""
+        alias, _, rest = path.partition("/")
+        name = alias[1:]
+        folders = sorted(d for d in self.index.dirs(ref.repo) if d == name or d.endswith("/" + name))
+        for folder in folders:
+            if self.index.has_file(ref.repo, posixpath.join(folder, rest)):
+                return ((ref.repo, posixpath.join(folder, rest)),)
+        if folders:  # (the folder is there, the file is not)
+            missing = posixpath.join(folders[0], rest)
+            return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, missing),))
+        return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.ALIAS)
 
     def _in_named_repo(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution | None:
         """A path that may name a repo by its first segment, tried in order: as a path
@@ -1515,6 +1540,12 @@ class Resolver:
             # `#top` is the top of any page, as browsers read it (HTML's "scroll to the
             # fragment"): no element needs to hold it.
             return Resolution(ref, Status.RESOLVED, files=files)
+        if ref.kind is RefKind.SLUG and name.lower() == "readme" and self._renderer(ref) is None \
+                and all(posixpath.basename(p).lower().startswith("readme") for _, p in files) and not any(
+                a.slug.lower() == "readme" for f in files for a in self.index.by_file.get(f, [])):
+            # GitHub shows a README in a box whose id is `readme` (loguru's logo is
+            # `<a href="#readme">`: a click stays on the README).
+            return Resolution(ref, Status.RESOLVED, files=files)
         hits = [a for f in files for a in self.index.by_file.get(f, []) if self._matches(ref, a)]
         if not hits and ref.kind is RefKind.SLUG:
             site = self._renderer(ref)
@@ -1586,7 +1617,9 @@ class Resolver:
         VitePress's (`-1`, `-2`...), or pandoc's (_PANDOC). Hugo, Docusaurus and MyST make
         GitHub's."""
         hits: list[Anchor] = []
+        # (VuePress 2 slugs as VitePress does: both use @mdit-vue's slugify.)
         ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
+                VUEPRESS: ((vitepress_slug, "-"),),
                 ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-")),
                 _PANDOC.renderer: ((pandoc_slug, "-"),),
                 }.get(site.renderer, ())

@@ -149,7 +149,9 @@ def test_fragments_of_html_files_folders_and_the_top(ws: WorkspaceBuilder) -> No
                     "[in folder](web/#intro), [in folder too](web#intro), [not there](web/#outro),\n"
                     "[empty folder](empty/#x)\n",
         "page.html": '<html><body><p id="a-word">Word</p><a name=old></a></body></html>\n',
-        "other.md": "# Other\n", "notes": "plain text\n",
+        "other.md": "# Other\n\n[readme](#readme)\n", "notes": "plain text\n",
+        # GitHub shows a README in a box whose id is `readme` (loguru's logo links it).
+        "README.md": '# Site\n\n<a href="#readme"><img src="other.md"></a>\n',
         "web/index.html": '<html><body><h2 id="intro">Intro</h2></body></html>\n',
         "empty/.gitkeep": "",
     })
@@ -157,6 +159,7 @@ def test_fragments_of_html_files_folders_and_the_top(ws: WorkspaceBuilder) -> No
     found = sorted((f["code"], f["line"], f["message"]) for f in json.loads(run.out)["findings"])
     assert found == [
         ("AC101", 3, "no heading with fragment #A-Word in site:page.html"),
+        ("AC101", 3, "no heading with fragment #readme in site:other.md"),  # (no README)
         ("AC101", 5, "no heading with fragment #outro in site:web/index.html"),
         ("AC101", 6, "no heading with fragment #x in site:empty"),
     ]
@@ -700,3 +703,27 @@ def test_a_hugo_sites_permalinks_give_a_sections_pages_their_urls(ws: WorkspaceB
     run = ws.check("--format", "json", "--no-cache")
     assert sorted((f["repo"], f["column"]) for f in json.loads(run.out)["findings"]) == [
         ("coredns.io", 47), ("linkerd", 58)]
+
+
+def test_vuepress_ids_and_an_m4_manuals_built_anchors(ws: WorkspaceBuilder) -> None:
+    # nushell.sh (VuePress 2) slugs `### Text/Strings` as `#text-strings`, as VitePress
+    # does (GitHub: `#textstrings`); hledger's manual, hledger.m4.md, is m4 input whose
+    # macros include each command's page: its fragments are its build's.
+    ws.repo("nushell", {".vuepress/config.js": "export default {}\n",
+                        "book/types.md": "# Types\n\n[s](#text-strings) [gone](#nothing)\n\n### Text/Strings\n"})
+    ws.repo("hledger", {"hledger.m4.md": "m4_dnl a comment\n# hledger\n\n[b](#balance)\n\n_commands_\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["repo"], f["column"]) for f in json.loads(run.out)["findings"]] == [("nushell", 20)]
+    assert [(r["repo"], r["unchecked"]) for r in _unchecked(ws)] == [("hledger", "built-fragment")]
+
+
+def test_a_path_through_a_bundlers_alias(ws: WorkspaceBuilder) -> None:
+    # nushell.sh's `@[code](@snippets/x.sh)` is VuePress' alias for snippets/; tauri's
+    # `@assets/a.svg` is tsconfig's for src/assets/. Where no folder has the alias's
+    # name, the mapping is the config's code: counted.
+    ws.repo("nu", {"snippets/install/x.sh": "echo\n", "src/assets/a.svg": "<svg/>",
+                   "book/install.md": "# I\n\n@[code](@snippets/install/x.sh) ![a](@assets/a.svg) "
+                                      "![gone](@assets/none.svg) ![other](@img/b.png)\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC105", 54)]
+    assert [r["unchecked"] for r in _unchecked(ws)] == ["path-alias"]
