@@ -220,6 +220,9 @@ _SNIPPET_BASES = re.compile(r"(?m)^[ \t]+base_path[ \t]*:[ \t]*(\[[^\]\n]*\]|[^\
 # and where a shortcode's Markdown template is (`layouts/_shortcodes/NAME.md`, a theme's too).
 _SHORTCODE_CALL = re.compile(r"\{\{%-?\s*([\w][\w/.-]*)")
 _SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.md$")
+# A bundler's alias heading a path (`@assets/a.svg`), not a URL typed after an `@`
+# (knative's `[@nealhu](@https://github.com/nealhu)`, a broken link).
+_ALIAS = re.compile(r"@[A-Za-z_][\w.-]*/")
 # m4 (in its prefixed mode, `m4 -P`) preprocessing a Markdown page: its includes and macros.
 _M4 = re.compile(r"\bm4_(?:include|dnl|define)\b")
 # mkdocstrings' directive naming a Python object: `::: hatch.env.plugin.interface.X`.
@@ -328,6 +331,7 @@ class WorkspaceIndex:
         self._terms: dict[FileId, list[Anchor]] = {}  # see definition_terms()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
         self._shortcodes: dict[str, frozenset[str]] = {}  # see _markdown_shortcodes()
+        self._m4: dict[FileId, list[Anchor]] = {}  # see m4_anchors()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
         self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_pages()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
@@ -656,10 +660,24 @@ class WorkspaceIndex:
 
     def _builds_in(self, repo: str, text: str) -> bool:
         """Whether a page's text gets anchors from its build (builds_anchors): a
-        directive, a Markdown shortcode, or m4's includes (hledger's manual,
-        hledger.m4.md, is m4 input: `_commands_` includes each command's page)."""
-        return _BUILD_DIRECTIVE.search(text) is not None or _M4.search(text) is not None \
+        directive, or a Markdown shortcode."""
+        return _BUILD_DIRECTIVE.search(text) is not None \
             or any(name in self._markdown_shortcodes(repo) for name in _SHORTCODE_CALL.findall(text))
+
+    def m4_anchors(self, where: FileId) -> list[Anchor]:
+        """The anchors a page m4 preprocesses may show (hledger's manual, hledger.m4.md:
+        its macros include each command's page from the folders below it): those of
+        every Markdown file under its folder; [] for a page m4 does not read."""
+        found = self._m4.get(where)
+        if found is None:
+            repo, path = where
+            text = self.text(repo, path) if language_of(path) == "markdown" else None
+            folder = posixpath.dirname(path)
+            below = folder + "/" if folder else ""
+            found = self._m4[where] = [] if not text or _M4.search(text) is None else [
+                a for (r, p), anchors in self.by_file.items() if r == repo and p != path
+                and p.startswith(below) and language_of(p) == "markdown" for a in anchors]
+        return found
 
     def _markdown_shortcodes(self, repo: str) -> frozenset[str]:
         """The Hugo shortcodes whose template is Markdown (`layouts/_shortcodes/docs/
@@ -1153,7 +1171,7 @@ class Resolver:
                     return self._locate(replace(ref, target_repo=None, relative=True))
                 return Resolution(ref, Status.UNKNOWN_REPO)
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
-        if ref.relative and path.startswith("@") and "/" in path and not path.startswith("@/"):
+        if ref.relative and _ALIAS.match(path):
             return self._aliased(ref, path)
         if ref.relative:
             site = self._renderer(ref)
@@ -1560,6 +1578,11 @@ class Resolver:
                 # (The page's own ids first: an included file's come after them.)
                 frag = name.lower().removeprefix("user-content-")
                 hits = self._site_hits(frag, files, site) or self._site_hits(frag, included, site)
+            if not hits and len(files) == 1:
+                # An m4 page's ids include those of the pages its macros include.
+                hits = [a for a in self.index.m4_anchors(files[0]) if self._matches(ref, a)][:1]
+                if hits:
+                    return Resolution(ref, Status.RESOLVED, tuple(hits), files=files)
             if not hits and site is None and "." in name and not ref.via_url and not self._github_only \
                     and not _github_page(ref.path) and not self.index.sites(ref.repo) \
                     and self._site_hits(name.lower(), files, _PANDOC):
