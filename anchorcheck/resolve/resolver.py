@@ -876,7 +876,9 @@ class Resolver:
         self._note_names: Suggester | None = None
         self._folded: defaultdict[str, list[Anchor]] | None = None  # Markdown headings by folded name
         self._github_only = False  # resolving as GitHub shows a site's page (AC108)
-        self._gaps: set[tuple[str, Site]] | None = None  # see _model_gap()
+        self._gaps: set[tuple[str, Site]] | None = None  # see _model_gaps()
+        # Where _model_gaps located a reference, by its id: resolve() takes it from there.
+        self._located: dict[int, tuple[FileId, ...] | Resolution] = {}
 
     def _renderer(self, ref: Reference) -> Site | None:
         """Whose rules the reference is judged by: the site that shows its Markdown
@@ -966,7 +968,7 @@ class Resolver:
                 # (it resolved, silently, to another repo's `## Process`).
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HADDOCK_IDENT)
             return self._anywhere(ref)
-        located = self._locate(ref)
+        located = self._located.pop(id(ref), None) or self._locate(ref)  # (_model_gaps may have)
         if isinstance(located, Resolution):
             site = self._renderer(ref) if located.status is Status.DANGLING_PATH else None
             if site is not None and ref.relative and not ref.via_url \
@@ -1105,7 +1107,7 @@ class Resolver:
                 if site is None:
                     continue
                 total[ref.repo, site] += 1
-                located = self._locate(ref)
+                located = self._located[id(ref)] = self._locate(ref)
                 if isinstance(located, Resolution) and located.status is Status.DANGLING_PATH:
                     missing[ref.repo, site] += 1
             self._gaps = {key for key, n in missing.items() if n >= _GAP_LINKS and 5 * n >= total[key]}
