@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 61
+EXTRACTOR_VERSION = 64
 
 
 @dataclass(frozen=True, slots=True)

@@ -221,7 +221,13 @@ def find_references(
                                      target_path=_note_location(text, m.end()),
                                      claim=_TITLE if _title_shaped(comment, line, m.group(0)) else None)
     if "github.com/" in text or "githubusercontent.com/" in text or "/-/blob/" in text or "/-/tree/" in text:
+        # In Markdown nothing in a code span is a link: a URL shown there is text
+        # (jaeger's OpenSSF evidence table lists the stale URLs to replace so).
+        shown = code_spans(text) if "`" in text and comment.kind in ("prose", "heading") else []
         for m in _BLOB_URL.finditer(text):
+            if shown and any(a <= m.start() < b for a, b in shown):
+                take(m.span())
+                continue
             # A URL at a sha, a tag or a release branch is pinned: what it shows there
             # holds whatever the branch checked now says (loki's `tree/v1.3.0/docs/
             # configuration`). Only a branch that moves is checked against the tree.
@@ -502,6 +508,10 @@ def _title_shaped(comment: Comment, line: int, written: str) -> bool:
 
 def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:
     target = m.group("target").strip("<>")
+    if in_markdown and "\\" in target:
+        # CommonMark reads a backslash before punctuation in a destination as that
+        # character (nats.docs' GitBook export writes `request\_reply.md`).
+        target = _ESCAPED.sub(r"\1", target)
     if not target:
         # `[the guide]()` goes nowhere (AC105); mkdocs-autorefs' `[](){#id}` is an anchor.
         label = m.groupdict().get("label") or ""
@@ -513,10 +523,20 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
                              m.group(0).find("](") + 2)
 
 
+# A backslash escape of ASCII punctuation (CommonMark's "Backslash escapes").
+_ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
+
+
 def _html_link_reference(joined: JoinedText, m: re.Match[str]) -> Reference | None:
     """`<a href="x.md#y">`, `<img src="img/a.png">` in Markdown: links as GitHub shows them."""
     target = html.unescape(m.group("dq") or m.group("sq") or m.group("bare") or "").strip()
     if not target:
+        return None
+    end = m.string.find(">", m.end(), m.end() + 1000)
+    if end > 0 and re.search(rf"""\s(?:id|name)[ \t]*=[ \t]*["']?{re.escape(target)}(?:["'\s>]|$)""",
+                             m.string[m.start():end + 1]):
+        # `<a href="x" id="x"></a>`: an anchor naming itself (GitBook gives a heading
+        # its id so), not a link.
         return None
     return _target_reference(joined, m.start(), m.group(0), target, True, None)
 

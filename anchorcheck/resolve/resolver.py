@@ -46,6 +46,7 @@ from anchorcheck.resolve.routes import (
 from anchorcheck.resolve.sites import (
     ANY_SITE,
     DOCUSAURUS,
+    GITBOOK,
     HUGO,
     JEKYLL,
     MDBOOK,
@@ -1642,9 +1643,11 @@ class Resolver:
         VitePress's (`-1`, `-2`...), or pandoc's (_PANDOC). Hugo, Docusaurus and MyST make
         GitHub's."""
         hits: list[Anchor] = []
-        # (VuePress 2 slugs as VitePress does: both use @mdit-vue's slugify.)
+        # (VuePress 2 slugs as VitePress does: both use @mdit-vue's slugify; so, near
+        # enough, does GitBook, a run of spaces and punctuation one dash: nats.docs'
+        # own contents list links `#visualizing-export-import-relationships`.)
         ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
-                VUEPRESS: ((vitepress_slug, "-"),),
+                VUEPRESS: ((vitepress_slug, "-"),), GITBOOK: ((vitepress_slug, "-"),),
                 ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-")),
                 _PANDOC.renderer: ((pandoc_slug, "-"),),
                 }.get(site.renderer, ())

@@ -138,6 +138,11 @@ def test_a_markdown_link_inside_a_code_span_is_code() -> None:
     assert [p for _, _, _, p in refs("[en](ENGLISH_VERSION_URL), [l](LICENSE)\n", "markdown")] == ["LICENSE"]
     # In a code comment, backticks mark no code span: the link is read.
     assert [p for _, _, _, p in refs("# `x` see [guide](docs/guide.md) `y`\n")] == ["docs/guide.md"]
+    # Nor is a URL shown in a code span a link (jaeger's table of stale URLs to replace),
+    # in Markdown; in a code comment it is read.
+    url = "https://github.com/acme/app/blob/main/SECURITY.md"
+    assert [p for _, _, _, p in refs(f"| `{url}` | <{url}> |\n", "markdown")] == ["SECURITY.md"]
+    assert [p for _, _, _, p in refs(f"# see `{url}`\n")] == ["SECURITY.md"]
 
 
 def test_a_path_and_fragment_shown_in_a_markdown_code_span_is_code() -> None:

@@ -729,3 +729,19 @@ def test_a_path_through_a_bundlers_alias(ws: WorkspaceBuilder) -> None:
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC105", 54)]
     assert [r["unchecked"] for r in _unchecked(ws)] == ["path-alias"]
+
+
+def test_a_backslash_escape_in_a_link_destination_is_its_character(ws: WorkspaceBuilder) -> None:
+    # nats.docs' GitBook export writes `[x](using-nats/request\_reply.md)`: CommonMark
+    # (and GitHub, and GitBook) read `\_` as `_`.
+    # GitBook's ids make a run of spaces and punctuation one dash.
+    ws.repo("nats", {".gitbook.yaml": "root: ./\n",
+                     "docs/jwt.md": "# JWT\n\n[v](#visualizing-export-import-relationships)\n\n"
+                                    "## Visualizing Export/Import Relationships\n",
+                     "docs/request_reply.md": "# Request\n",
+                     # (GitBook's anchor naming itself: `<a href="x" id="x"></a>`, no link)
+                     "docs/setup.md": '## Setup <a href="setup-push" id="setup-push"></a>\n',
+                     "SUMMARY.md": "* [R](docs/request\\_reply.md)\n* [G](docs/gone\\_x.md)\n\n[d]: docs/request\\_reply.md\n"})
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["line"], f["message"].partition(" in ")[0]) for f in json.loads(run.out)["findings"]] == [
+        (2, "no file docs/gone_x.md")]
