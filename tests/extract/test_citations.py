@@ -142,6 +142,10 @@ def test_a_markdown_link_inside_a_code_span_is_code() -> None:
     # in Markdown; in a code comment it is read.
     url = "https://github.com/acme/app/blob/main/SECURITY.md"
     assert [p for _, _, _, p in refs(f"| `{url}` | <{url}> |\n", "markdown")] == ["SECURITY.md"]
+    # (A table's cells are read one by one: a backtick of one cell and one of the next
+    # make no span around the link between them.)
+    row = f"| `a` | see [x]({url}#L1) for values | `nil` |\n"
+    assert [p for _, _, _, p in refs(row, "markdown")] == ["SECURITY.md"]
     assert [p for _, _, _, p in refs(f"# see `{url}`\n")] == ["SECURITY.md"]
 
 
