@@ -194,8 +194,11 @@ _INCLUDE_DIRS = frozenset(("_includes", "includes", "snippets", "_snippets", "pa
 
 
 def _included(path: str) -> bool:
-    """Whether a Markdown file is an include: under a folder of them."""
-    return language_of(path) == "markdown" and not _INCLUDE_DIRS.isdisjoint(path.split("/")[:-1])
+    """Whether a Markdown file is an include: under a folder of them, and no README
+    (which GitHub shows as the folder's page)."""
+    parts = path.split("/")
+    return language_of(path) == "markdown" and not parts[-1].lower().startswith("readme") \
+        and not _INCLUDE_DIRS.isdisjoint(parts[:-1])
 
 
 def test_input(path: str) -> bool:

@@ -547,6 +547,8 @@ def test_a_hugo_config_directory_its_mounts_and_its_languages_content_folders(ws
     pages = {"docs/a.md": "# A\n\n[b](../b/) [gone](../c/) [es](/es/docs/b/) [en](/docs/b/) [nes](/es/docs/c/)\n"
                           "[spec](/docs/specs/x/) [spec2](../specs/y/) [intro](#otlp)\n",
              "docs/b.md": "# B\n", "docs/_includes/intro.md": "See [deps](#otlp), ![d](d.svg).\n"}
+    # (A README under such a folder is the folder's page on GitHub: judged.)
+    ws.repo("gallery", {"snippets/README.md": "# Snippets\n\n[gone](gone.md)\n"})
     ws.repo("otel", {
         "config/_default/hugo.yaml": "baseURL: https://otel.io\nlanguages:\n  en: {}\n  es: {}\n",
         "config/_default/module.yaml": "mounts:\n  - source: content/en\n    target: content\n"
@@ -566,6 +568,8 @@ def test_a_hugo_config_directory_its_mounts_and_its_languages_content_folders(ws
     run = ws.check("--format", "json", "--no-cache")
     assert [(f["path"], f["column"]) for f in json.loads(run.out)["findings"] if f["repo"] == "rclone"] == [
         ("docs/content/a.md", 10)]  # (rclone.org's Hugo config is JSON)
+    assert [(f["path"], f["line"]) for f in json.loads(run.out)["findings"] if f["repo"] == "gallery"] == [
+        ("snippets/README.md", 3)]
     found = sorted((f["repo"], f["path"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]
                    if f["repo"] == "otel")
     broken = [(3, 12), (3, 59), (4, 45)]  # `../c/`, `/es/docs/c/`, the page's own `#otlp`
