@@ -56,6 +56,7 @@ from anchorcheck.resolve.sites import (
     VITEPRESS,
     VUEPRESS,
     Site,
+    github_page,
     site_of,
 )
 from anchorcheck.resolve.sites import detect as detect_sites
@@ -178,14 +179,6 @@ def _numbered_id(frag: str, anchors: list[Anchor]) -> Anchor | None:
         if (f"{base}-{n}" if n else base) == frag:
             return anchor
     return None
-
-
-def _github_page(path: str) -> bool:
-    """Whether GitHub is surely where a Markdown file is read: a README, a file at the
-    repo's root (CONTRIBUTING.md) or under `.github/`. A page deeper in may be built by
-    a site whose config is kept elsewhere (another repo's)."""
-    return "/" not in path or path.startswith(".github/") or \
-        posixpath.basename(path).lower().startswith("readme")
 
 
 # Folders of files that are shown inside other pages, never alone (Jekyll's and Hugo
@@ -336,6 +329,7 @@ class WorkspaceIndex:
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
         self._shortcodes: dict[str, frozenset[str]] = {}  # see _markdown_shortcodes()
         self._m4: dict[FileId, list[Anchor]] = {}  # see m4_anchors()
+        self._page_texts: dict[FileId, str | None] = {}  # see _page_text()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
         self._rendering: dict[str, dict[str, list[str]]] = {}  # see rendering_pages()
         self._lone: dict[FileId, dict[str, Anchor]] = {}  # see lone_heading()
@@ -657,10 +651,17 @@ class WorkspaceIndex:
         `.. automodule::` or MyST's `{automodule}`."""
         found = self._builds.get(where)
         if found is None:
-            repo, path = where
-            text = self.text(repo, path) if language_of(path) == "markdown" else None
-            found = self._builds[where] = bool(text) and self._builds_in(repo, text or "")
+            text = self._page_text(where)
+            found = self._builds[where] = bool(text) and self._builds_in(where[0], text or "")
         return found
+
+    def _page_text(self, where: FileId) -> str | None:
+        """A Markdown page's text, read from git once for the questions asked of a page
+        a fragment was not found on (builds_anchors, m4_anchors)."""
+        if where not in self._page_texts:
+            repo, path = where
+            self._page_texts[where] = self.text(repo, path) if language_of(path) == "markdown" else None
+        return self._page_texts[where]
 
     def _builds_in(self, repo: str, text: str) -> bool:
         """Whether a page's text gets anchors from its build (builds_anchors): a
@@ -675,7 +676,7 @@ class WorkspaceIndex:
         found = self._m4.get(where)
         if found is None:
             repo, path = where
-            text = self.text(repo, path) if language_of(path) == "markdown" else None
+            text = self._page_text(where)
             folder = posixpath.dirname(path)
             below = folder + "/" if folder else ""
             found = self._m4[where] = [] if not text or _M4.search(text) is None else [
@@ -1590,7 +1591,7 @@ class Resolver:
                 if hits:
                     return Resolution(ref, Status.RESOLVED, tuple(hits), files=files)
             if not hits and site is None and "." in name and not ref.via_url and not self._github_only \
-                    and not _github_page(ref.path) and not self.index.sites(ref.repo) \
+                    and not github_page(ref.path) and not self.index.sites(ref.repo) \
                     and self._site_hits(name.lower(), files, _PANDOC):
                 # The repo builds no site, and the fragment is a heading's id as pandoc
                 # writes it, periods kept (pandoc's lua-filters.md, built into pandoc.org

@@ -228,18 +228,12 @@ def jekyll_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], M
     return Routes(by_url, by_file)
 
 
-def front_matter_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
-                        keys: tuple[str, ...]) -> Routes:
-    """The URLs a Hugo or Docusaurus site's pages declare in their front matter
-    (Hugo's `url:` and `aliases:`, Docusaurus' absolute `slug:`), beside the URLs its
-    folders give (the resolver's page rules)."""
-    prefix = f"{root}/" if root else ""
-    pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".mdx", ".markdown"))]
-    texts = {p: t for p, t in read(pages).items() if t.startswith(("---", "+++"))}
+def _declared_routes(matters: Mapping[str, Mapping[str, Any]], keys: tuple[str, ...]) -> Routes:
+    """The URLs a Hugo site's pages declare in their front matter (`url:` and
+    `aliases:`; `matters` each page's), beside the URLs its folders give."""
     by_url: dict[str, str] = {}
     by_file: dict[str, str] = {}
-    for path, text in texts.items():
-        matter = front_matter(text)
+    for path, matter in matters.items():
         urls = [u for u in _old_urls(matter, *keys) if u.startswith("/")]
         for url in urls:
             by_url.setdefault(url_key(url), path)
@@ -341,7 +335,11 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
     gives (`url:`, `aliases:`), and at those its `permalinks` patterns give a
     section's pages (linkerd.io's blog: `/:year/:month/:day/:slug/`)."""
     prefix = f"{root}/" if root else ""
-    declared = front_matter_routes(root, paths, read, ("url", "aliases"))
+    # (Each Markdown page's front matter, read once for what it declares and for the
+    # permalink patterns.)
+    sources = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown"))]
+    matters = {p: front_matter(t) for p, t in read(sources).items() if t.startswith(("---", "+++"))}
+    declared = _declared_routes(matters, ("url", "aliases"))
     by_url = dict(declared.by_url)
     by_file = dict(declared.by_file)
     pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown", ".html"))]
@@ -349,12 +347,10 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
         url = hugo_url(path[len(prefix):])
         by_url.setdefault(url_key(url), path)
         by_file.setdefault(path, url)
-    if permalinks:
-        sectioned = [p for p in pages if p[len(prefix):].partition("/")[0] in permalinks]
-        texts = read(sectioned)
-        for path in sectioned:
-            rel = path[len(prefix):]
-            link = _permalink(rel, front_matter(texts.get(path, "")), permalinks[rel.partition("/")[0]])
-            if link is not None:
-                by_url.setdefault(url_key(link), path)
+    for path in pages if permalinks else ():
+        rel = path[len(prefix):]
+        pattern = permalinks.get(rel.partition("/")[0]) if permalinks else None
+        link = _permalink(rel, matters.get(path, {}), pattern) if pattern else None
+        if link is not None:
+            by_url.setdefault(url_key(link), path)
     return Routes(by_url, by_file)

@@ -410,12 +410,18 @@ def site_of(sites: Iterable[Site], path: str) -> Site | None:
     for site in sites:
         if site.holds(path) and (best is None or len(site.root) > len(best.root)):
             best = site
-    if best is not None and best.renderer in OPAQUE_ROUTES and best.renderer != ASTRO:
-        rel = path[len(best.root) + 1:] if best.root else path
-        if "/" not in rel or rel.startswith(".github/") \
-                or rel.rpartition("/")[2].lower().startswith("readme"):
-            return None
+    if best is not None and best.renderer in OPAQUE_ROUTES and best.renderer != ASTRO \
+            and github_page(path[len(best.root) + 1:] if best.root else path):
+        return None
     return best
+
+
+def github_page(path: str) -> bool:
+    """Whether GitHub is surely where a Markdown file is read: a README, a file at the
+    repo's root (CONTRIBUTING.md) or under `.github/`. A page deeper in may be built by
+    a site whose config is kept elsewhere (another repo's)."""
+    return "/" not in path or path.startswith(".github/") or \
+        posixpath.basename(path).lower().startswith("readme")
 
 
 def _value(pattern: str, key: str, text: str | None) -> str | None:
