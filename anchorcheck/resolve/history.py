@@ -333,18 +333,28 @@ class _Lines:
     """A search's lines joined, asked which files define a name."""
 
     def __init__(self, lines: Sequence[tuple[str, int, str]]) -> None:
+        self._long_names: dict[int, frozenset[str]] = {}  # by line start (_LONG_LINE)
+        texts = list(map(itemgetter(2), lines))
+        at = 0
+        for k, text in enumerate(texts):
+            if len(text) > _LONG_LINE:
+                names = frozenset(names_defined_in(text))
+                texts[k] = text = " ".join(sorted(names))
+                self._long_names[at] = names
+            at += len(text) + 1
         self._lines = lines
-        self._text = "\n".join(map(itemgetter(2), lines))
+        self._texts = texts
+        self._text = "\n".join(texts)
         self._starts: list[int] | None = None
 
     def defining(self, name: str) -> tuple[list[str], bool]:
         """The first few files (_FILES_KEPT) with a line defining `name`, in the lines'
         order (none when no line does), and whether they are all that have one."""
         out: list[str] = []
-        at = _defining_line(name, self._text)
+        at = _defining_line(name, self._text, long_names=self._long_names)
         while at >= 0:
             if self._starts is None:
-                self._starts = [0, *itertools.accumulate(len(text) + 1 for _, _, text in self._lines)]
+                self._starts = [0, *itertools.accumulate(len(text) + 1 for text in self._texts)]
             k = bisect_right(self._starts, at) - 1
             path = self._lines[k][0]
             out.append(path)
@@ -355,7 +365,7 @@ class _Lines:
             # reading them all, twice the time of finding the first, was ~0.1 s more
             # at the end of a cold run of the history corpus.)
             at = -1 if k == len(self._lines) else _defining_line(name, self._text, self._starts[k],
-                                                                  _LINES_FURTHER)
+                                                                  _LINES_FURTHER, self._long_names)
             if at == -2 or (at >= 0 and len(out) == _FILES_KEPT):
                 return out, False
         return out, True
@@ -392,10 +402,12 @@ def _moved_entry(
             changed)
 
 
-def _defining_line(name: str, lines: str, pos: int = 0, lines_read: int = -1) -> int:
+def _defining_line(name: str, lines: str, pos: int = 0, lines_read: int = -1,
+                   long_names: dict[int, frozenset[str]] | None = None) -> int:
     """Where the first of the lines (joined by line breaks) from `pos` on that defines
     `name` starts (names_defined_in; -1: none does; its matches never span a line); with
-    `lines_read`, -2 when that many lines holding the name were read first.
+    `lines_read`, -2 when that many lines holding the name were read first; a line
+    starting at a key of `long_names` defines the names there.
     Name by name, stopping at the first definition:
     candidates are often common words with thousands of lines ("nodes", "error"),
     defined on an early one; matching every line, which no literal of the pattern
@@ -412,10 +424,22 @@ def _defining_line(name: str, lines: str, pos: int = 0, lines_read: int = -1) ->
         if end < 0:
             end = len(lines)
         line = lines[start:end]
-        if (keyword or _may_define(line, name, i - start)) and name in names_defined_in(line):
+        names = long_names.get(start) if long_names else None
+        if names is not None:
+            if name in names:
+                return start
+        elif (keyword or _may_define(line, name, i - start)) and name in names_defined_in(line):
             return start
         i = lines.find(name, end)
     return -1
+
+
+# A line this long is minified code (1.7 MB MathJax bundles in metallb's vendored
+# theme, 41 MB of lines in all): it holds hundreds of the names asked, and matching it
+# whole again for each of them made a cold run of set 20 take 213 s, 184 of them here;
+# finding each name in its text, 8 s more. Its names are matched once, and it is read
+# as the names it defines (_Lines: long_names, by the line's start).
+_LONG_LINE = 4096
 
 
 def _may_define(line: str, name: str, at: int) -> bool:

@@ -319,6 +319,21 @@ def test_the_files_kept_for_a_name_are_all_only_when_every_line_naming_it_was_re
     assert lines(0, _FILES_KEPT - 1).defining("name") == (["a.py", "c0.py", "c1.py", "c2.py"], True)
 
 
+
+def test_a_minified_line_is_read_as_the_names_it_defines() -> None:
+    """A line past _LONG_LINE (a minified bundle) is matched once, and answers as the
+    whole line would: a name it defines, not one it only uses or holds inside another."""
+    from anchorcheck.resolve.history import _LONG_LINE, _Lines
+
+    bundle = "!function(){var used=1;" + "used();" * (_LONG_LINE // 7) + "function show(e){return e}}();"
+    lines = _Lines([("min.js", 1, bundle), ("app.py", 3, "def shown(): pass"), ("b.js", 1, "var late = 2;")])
+    assert lines.defining("show") == (["min.js"], True)
+    assert lines.defining("used") == (["min.js"], True)
+    assert lines.defining("shown") == (["app.py"], True)
+    assert lines.defining("late") == (["b.js"], True)  # the files after a long line keep their place
+    assert lines.defining("return") == ([], True)
+    assert lines.defining("e") == ([], True)
+
 # (More files than a name's kept files, _FILES_KEPT.)
 _EDITS = st.lists(st.tuples(st.sampled_from(["a.py", "b.py", "c.md", "d/e.py", "f.py", "g.py", "h.py"]),
                             st.sampled_from([None, "", "def one(): pass\n", "two = 2\n", "one()\n",
