@@ -1198,8 +1198,15 @@ class Resolver:
                 # (A server reads `/docs//using-dex/` as `/docs/using-dex/`.)
                 return self._from_a_root(ref, re.sub(r"/{2,}", "/", path.lstrip("/")), site)
             joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
-            page = None if joined.startswith("../") or joined == ".." else \
-                self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
+            page = None
+            if site is not None and site.renderer == HUGO and not site.link_hook:
+                # A Hugo page with no link render hook: its link is the browser's to
+                # resolve, from the page's URL (longhorn.io's `../#installation-requirements`
+                # in deploy/install/install-with-helm.md is deploy/install/: 24 false
+                # AC101 of 60 in set 21), and from its file only where that finds nothing.
+                page = self._from_page_url(ref, path, site)
+            if page is None and not (joined.startswith("../") or joined == ".."):
+                page = self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
             if site is not None:  # a site's page URLs and languages
@@ -1447,8 +1454,9 @@ class Resolver:
         """A relative link that a site resolves from the page's URL, not its file: Hugo,
         and MkDocs for what is no `.md` file, publish `guide/setup.md` as `guide/setup/`,
         so its `../install/` is `guide/install.md` and its `../diagram.svg` is
-        `guide/diagram.svg` (Grafana's Loki docs: 69 false AC105). Only when the link
-        does not resolve from the file; an index page's URL is its directory already,
+        `guide/diagram.svg` (Grafana's Loki docs: 69 false AC105). Tried first on a Hugo
+        site with no link render hook, else only when the link does not resolve from
+        the file (a hook may resolve it so); an index page's URL is its directory already,
         and a page at the repo's root (CONTRIBUTING.md) is GitHub's, not a site's:
         consul-k8s's `[changelog entry](../.changelog)` there is broken. Nor for a link to
         a `.md` file: MkDocs resolves those from the file, and so does GitHub."""

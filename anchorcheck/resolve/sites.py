@@ -111,6 +111,9 @@ class Site:
     # is a glossary entry), and whether it looks paths up with GetPage.
     hook_destinations: tuple[str, ...] = ()
     get_page: bool = False
+    # Whether it has one at all: without one, Hugo writes a link as it is, and the
+    # reader's browser resolves it from the page's URL (`guide/setup/` for setup.md).
+    link_hook: bool = False
     # Goldmark's `autoDefinitionTermID`: each definition list term has an id.
     term_ids: bool = False
     # A Docusaurus locale's folder: the content folder it translates, where a page it
@@ -272,7 +275,8 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             hugo = functools.partial(Site, HUGO, config=config, static=(_join(where, served),),
                                      built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
                                      hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
-                                     get_page="GetPage" in hooks, term_ids=_TERM_IDS.search(text) is not None)
+                                     get_page="GetPage" in hooks, link_hook=bool(hooks),
+                                     term_ids=_TERM_IDS.search(text) is not None)
             # Its content folders: the folders its module mounts as content (which
             # replace the default), else each language's `contentDir` (glossary's
             # content/en, content/bn, ...), else `content`.

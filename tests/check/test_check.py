@@ -488,6 +488,33 @@ def test_links_a_site_resolves_from_the_page_url_resolve(ws: WorkspaceBuilder) -
                          ("AC105", "docs/sources/get-started/architecture.md", 6)]
 
 
+
+def test_a_hugo_page_with_no_link_hook_links_from_its_url_first(ws: WorkspaceBuilder) -> None:
+    files = {
+        "config.toml": 'baseURL = "https://example.invalid/"\n',
+        "content/docs/deploy/_index.md": "# Deploy\n\n## Upgrade\n",
+        "content/docs/deploy/install/_index.md": "# Install\n\n## Installation Requirements\n",
+        "content/docs/deploy/install/with-helm.md": (
+            "See [requirements](../#installation-requirements),\n"  # 1: the section's page
+            "[upgrade](../../#upgrade) and [gone](../#gone).\n"),  # 2
+    }
+    ws.repo("website", files)
+    # longhorn.io: with-helm.md is served at deploy/install/with-helm/, so `../` is
+    # deploy/install/ (the file's own folder), and `../../` is deploy/.
+    assert codes(ws) == [("AC101", "content/docs/deploy/install/with-helm.md", 2)]
+
+
+def test_a_hugo_link_hook_may_resolve_links_from_the_file(ws: WorkspaceBuilder) -> None:
+    ws.repo("website", {
+        "config.toml": 'baseURL = "https://example.invalid/"\n',
+        "layouts/_default/_markup/render-link.html": '<a href="{{ .Destination | safeURL }}">{{ .Text }}</a>\n',
+        "content/docs/deploy/_index.md": "# Deploy\n\n## Upgrade\n",
+        "content/docs/deploy/install/_index.md": "# Install\n\n## Installation Requirements\n",
+        "content/docs/deploy/install/with-helm.md": "See [upgrade](../#upgrade) and [gone](../#gone).\n",
+    })
+    # The site's own hook decides: the file's reading stands where it finds the page.
+    assert codes(ws) == [("AC101", "content/docs/deploy/install/with-helm.md", 1)]
+
 def test_a_translated_page_links_the_english_page_where_no_translation_is(ws: WorkspaceBuilder) -> None:
     ws.repo("fastapi", {
         "docs/en/docs/release-notes.md": "# Release notes\n",
