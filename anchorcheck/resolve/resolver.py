@@ -792,7 +792,7 @@ class WorkspaceIndex:
                     self.text(repo, posixpath.join(site.root, "_config.yml")))
                 found = jekyll_routes(site.root, paths, read, config)
             elif site.renderer == HUGO:
-                found = hugo_routes(site.root, paths, read, dict(site.permalinks))
+                found = hugo_routes(site.root, paths, read, dict(site.permalinks), site.languages)
             elif site.renderer == DOCUSAURUS:
                 found = docusaurus_routes(site.root, site.base_url, paths, read)
             else:
@@ -1063,6 +1063,9 @@ class Resolver:
             # and any static server read `sub_dir/#x`.)
             pages = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
                 (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
+            if site is not None and site.languages:  # a Hugo section's `_index.en.md`
+                pages += tuple(f"{stem}.{language}.md" for language in site.languages
+                               for stem in ("_index", "index"))
             shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
             page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
             if page_of is None and site is not ANY_SITE and all(
@@ -1529,6 +1532,8 @@ class Resolver:
                 # MyST reads a link to no file as a document's name: pip's `[pip](pip)`
                 # in cli/index.md is cli/pip.rst.
                 routes += (f"{bare}.rst", f"{bare}/index.rst")
+            if site.renderer == HUGO:  # a page translated by its file's name: `_index.en.md`
+                routes += tuple(f"{r[:-3]}.{language}.md" for r in routes for language in site.languages)
         elif f".{ext.lower()}" in _PAGES:
             routes = (bare[:len(bare) - len(ext) - 1] + ".md",)
         elif site.renderer == MDBOOK and base == "index.md":

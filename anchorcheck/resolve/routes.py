@@ -21,7 +21,7 @@ import json
 import posixpath
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -277,14 +277,24 @@ def docusaurus_routes(root: str, base_url: str, paths: Iterable[str],
     return Routes(by_url, by_file)
 
 
-def hugo_url(rel: str) -> str:
+def hugo_url(rel: str, languages: Collection[str] = ()) -> str:
     """The URL Hugo serves a content file at, by its path (`urlize`d: lower case, spaces
     to `-`): `docs/Reference/API/Kustomization File/bases.md` is
-    `/docs/reference/api/kustomization-file/bases/`, a section's `_index.md` its folder."""
+    `/docs/reference/api/kustomization-file/bases/`, a section's `_index.md` its folder;
+    a page translated by its name (`about.en.md`, one of the site's `languages`) is
+    `about`'s."""
     folder, _, name = rel.rpartition("/")
-    stem = posixpath.splitext(name)[0]
+    stem = hugo_stem(name, languages)
     parts = [*(p for p in folder.split("/") if p), *([] if stem.lower() in ("_index", "index") else [stem])]
     return "/" + "/".join(re.sub(r"\s+", "-", p.strip()).lower() for p in parts) + "/"
+
+
+def hugo_stem(name: str, languages: Collection[str] = ()) -> str:
+    """A Hugo content file's name without its extension and its language's (`_index`
+    for `_index.en.md`, where `en` is one of the site's languages)."""
+    stem = posixpath.splitext(name)[0]
+    base, dot, language = stem.rpartition(".")
+    return base if dot and base and language.lower() in languages else stem
 
 
 def hugo_permalinks(config: Mapping[str, Any]) -> dict[str, str]:
@@ -306,10 +316,10 @@ def _urlize(text: str) -> str:
     return re.sub(r"\s+", "-", re.sub(r"[^\w\s./-]", "", text.strip().lower()))
 
 
-def _permalink(rel: str, matter: Mapping[str, Any], pattern: str) -> str | None:
+def _permalink(rel: str, matter: Mapping[str, Any], pattern: str, languages: Collection[str]) -> str | None:
     """The URL a Hugo permalink pattern gives a page (`rel`, under the content root)."""
     folder, _, name = rel.rpartition("/")
-    stem = posixpath.splitext(name)[0]
+    stem = hugo_stem(name, languages)
     if stem.lower() in ("index", "_index"):  # a bundle: its folder's name
         if stem.lower() == "_index":
             return None
@@ -330,7 +340,7 @@ def _permalink(rel: str, matter: Mapping[str, Any], pattern: str) -> str | None:
 
 
 def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
-                permalinks: Mapping[str, str] | None = None) -> Routes:
+                permalinks: Mapping[str, str] | None = None, languages: Collection[str] = ()) -> Routes:
     """A Hugo site's pages at the URLs their paths give, at those their front matter
     gives (`url:`, `aliases:`), and at those its `permalinks` patterns give a
     section's pages (linkerd.io's blog: `/:year/:month/:day/:slug/`)."""
@@ -344,13 +354,13 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
     by_file = dict(declared.by_file)
     pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown", ".html"))]
     for path in pages:
-        url = hugo_url(path[len(prefix):])
+        url = hugo_url(path[len(prefix):], languages)
         by_url.setdefault(url_key(url), path)
         by_file.setdefault(path, url)
     for path in pages if permalinks else ():
         rel = path[len(prefix):]
         pattern = permalinks.get(rel.partition("/")[0]) if permalinks else None
-        link = _permalink(rel, matters.get(path, {}), pattern) if pattern else None
+        link = _permalink(rel, matters.get(path, {}), pattern, languages) if pattern else None
         if link is not None:
             by_url.setdefault(url_key(link), path)
     return Routes(by_url, by_file)

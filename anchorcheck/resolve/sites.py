@@ -131,6 +131,11 @@ class Site:
     # A Hugo site's `permalinks`: section -> URL pattern (linkerd.io's blog posts at
     # `/:year/:month/:day/:slug/`).
     permalinks: tuple[tuple[str, str], ...] = ()
+    # A Hugo site's languages, its `defaultContentLanguage` (`en` unless set) first,
+    # then those of `[languages.x]`: a page translated by its file's name is
+    # `about.en.md`, served as `about/` (the relearn theme's exampleSite:
+    # `_index.en.md` in each section).
+    languages: tuple[str, ...] = ()
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -257,10 +262,19 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 files.update((p, read(p) or "") for p in sorted(known) if posixpath.dirname(p) == where)
                 where = posixpath.dirname(posixpath.dirname(where))
             text = "\n".join(files.values())
-            permalinks = hugo_permalinks(read_structured(config, files[config]))
+            settings = read_structured(config, files[config])
+            permalinks = hugo_permalinks(settings)
+            default = str(settings.get("defaultContentLanguage") or "en").lower()
+            languages = {default}
+            languages.update(str(k).lower() for k in _mapping(settings.get("languages")))
             for name, data in files.items():  # (a config directory's permalinks.yaml is that table)
                 if posixpath.basename(name).startswith("permalinks."):
                     permalinks.update(hugo_permalinks({"permalinks": read_structured(name, data)}))
+                elif posixpath.basename(name).startswith("languages."):
+                    languages.update(str(k).lower() for k in read_structured(name, data))
+                elif name != config:
+                    table = _mapping(read_structured(name, data).get("languages"))
+                    languages.update(str(k).lower() for k in table)
             syntax = _TOML_KEY if base.endswith(".toml") else _JS_KEY if base.endswith(".json") else _YAML_KEY
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
@@ -276,6 +290,7 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                                      built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
                                      hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
                                      get_page="GetPage" in hooks, link_hook=bool(hooks),
+                                     languages=(default, *sorted(languages - {default})),
                                      term_ids=_TERM_IDS.search(text) is not None)
             # Its content folders: the folders its module mounts as content (which
             # replace the default), else each language's `contentDir` (glossary's
@@ -433,6 +448,10 @@ def _value(pattern: str, key: str, text: str | None) -> str | None:
         return None
     m = re.search(pattern.format(key=re.escape(key)), text)
     return m.group(1).strip() if m else None
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def _join(where: str, sub: str | None) -> str:

@@ -709,6 +709,26 @@ def test_a_hugo_sites_permalinks_give_a_sections_pages_their_urls(ws: WorkspaceB
         ("coredns.io", 47), ("linkerd", 58)]
 
 
+
+def test_a_hugo_page_translated_by_its_file_name(ws: WorkspaceBuilder) -> None:
+    # The relearn theme's exampleSite keeps each section's page as `_index.en.md` and
+    # `_index.pir.md` (its languages: en, the default, and pir): `basics/customization`
+    # and `/basics/branding/` are those pages. `about.old.md` is a page named so (`old` is
+    # no language of the site's).
+    home = ("# Home\n\n[fs](basics/customization#file-system) [logo](/basics/branding/#change-the-logo)\n"
+            "[old](about.old/) [gone](basics/branding#nothing) [en](/about/)\n")
+    ws.repo("theme", {
+        "exampleSite/config/_default/hugo.toml": 'baseURL = "https://example.invalid/"\n'
+                                                 'defaultContentLanguage = "en"\n[languages.en]\n[languages.pir]\n',
+        "exampleSite/content/_index.en.md": home,
+        "exampleSite/content/basics/customization/_index.en.md": "# Customization\n\n### File System\n",
+        "exampleSite/content/basics/customization/_index.pir.md": "# Customizzzation\n",
+        "exampleSite/content/basics/branding/_index.en.md": "# Branding\n\n## Change the Logo\n",
+        "exampleSite/content/about.old.md": "# Old\n", "exampleSite/content/about.en.md": "# About\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC101", 4, 19)]
+
 def test_vuepress_ids_and_an_m4_manuals_built_anchors(ws: WorkspaceBuilder) -> None:
     # nushell.sh (VuePress 2) slugs `### Text/Strings` as `#text-strings`, as VitePress
     # does (GitHub: `#textstrings`); hledger's manual, hledger.m4.md, is m4 input whose
