@@ -17,6 +17,7 @@ class AnchorKind(StrEnum):
     NOTE = "note"
     MARKDOWN = "markdown-heading"
     HADDOCK = "haddock-anchor"  # `-- #name#` in Haskell, cited as `[text](#name)`
+    TITLE = "comment-title"  # a comment line a citation names with its file (lone_heading)
 
 
 @by_constructor

@@ -234,6 +234,14 @@ _SNIPPET_LINE = re.compile(r"""(?m)^[ \t]*-{1,3}8<-{1,3}[ \t]+["']([^"'\n]+)["']
 _PLACEHOLDERS = frozenset({"foo", "bar", "baz", "qux", "path", "to", "file", "example", "my", "your", "some"})
 # More files than this named as a bare `FILE:N` names: no one of them is meant.
 _MANY_NAMESAKES = 5
+def _line_title(text: str) -> str:
+    """A comment line as a title cited by name (lone_heading): blanks single, a
+    closing `.` or `:` dropped (its case kept: "Rollback On The Degraded Path" is no
+    citation of the caps line ROLLBACK ON THE DEGRADED PATH); marked so that no caps
+    line's key is one."""
+    return "\0" + " ".join(text.strip().rstrip(".:").split())
+
+
 # Any caps line counts for lone_heading (a citation names it and its file).
 _LONE_OPTIONS = HeadingOptions(min_words=1, max_words=20, min_letters=1, needs_body=False)
 # A Haskell identifier, maybe qualified (`Data.Map.insert`, `process`, `Step`).
@@ -553,9 +561,12 @@ class WorkspaceIndex:
 
     def lone_heading(self, where: FileId, name: str) -> Anchor | None:
         """A caps line standing alone (no body: no anchor, by the body rule) that is
-        exactly `name`, in this file: read on first need, for a citation that names
-        the file and this very line (the seed's `# ROLLBACK ON THE DEGRADED PATH` right
-        above `strategy:`), which is evidence enough."""
+        exactly `name`, in this file, or a comment line that is `name` but for a
+        closing `.` or `:`: read on first need, for a citation that names the file and
+        this very line (the seed's `# ROLLBACK ON THE DEGRADED PATH` right above
+        `strategy:`; libjpeg-turbo's `See "Creation of 2-D sample arrays" in jmemmgr.c`,
+        whose block comment opens ` * Creation of 2-D sample arrays.`), which is
+        evidence enough."""
         found = self._lone.get(where)
         if found is None:
             found = self._lone[where] = {}
@@ -566,12 +577,15 @@ class WorkspaceIndex:
             if text and language is not None:
                 for comment in scan(text, language):
                     for cl in comment.lines:
-                        key = caps_heading_text(cl.text, _LONE_OPTIONS)
-                        if key is not None and key not in found:
-                            col = cl.col + len(cl.text) - len(cl.text.lstrip())
-                            found[key] = replace(Anchor.make(key, AnchorKind.CAPS, cl.line, col),
-                                                 repo=repo, path=path)
-        return found.get(name)
+                        if not cl.text.strip():
+                            continue
+                        col = cl.col + len(cl.text) - len(cl.text.lstrip())
+                        for key, kind in ((caps_heading_text(cl.text, _LONE_OPTIONS), AnchorKind.CAPS),
+                                          (_line_title(cl.text), AnchorKind.TITLE)):
+                            if key and key not in found:
+                                found[key] = replace(Anchor.make(cl.text.strip(), kind, cl.line, col),
+                                                     repo=repo, path=path)
+        return found.get(name) or found.get(_line_title(name))
 
     def titled_notes(self, repo: str) -> dict[str, Anchor]:
         """The Notes a repo defines by a title alone on its line (`-- Note [X]` over its
@@ -1061,7 +1075,7 @@ class Resolver:
                 return self._in_files(ref, ((ref.repo, ref.path),))
             # (A folder with no README, served as a web page: its index.html, as lychee
             # and any static server read `sub_dir/#x`.)
-            pages = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
+            pages: tuple[str, ...] = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
                 (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
             if site is not None and site.languages:  # a Hugo section's `_index.en.md`
                 pages += tuple(f"{stem}.{language}.md" for language in site.languages

@@ -176,6 +176,20 @@ def test_the_seeds_own_wording_resolves(ws: WorkspaceBuilder) -> None:
     assert "ROLLBACK ON THE DEGRADED PATH" not in anchors and "ATOMIC UPGRADES IMPLY WAIT" in anchors
 
 
+
+def test_a_quoted_title_cited_with_its_file_is_a_comment_line_there(ws: WorkspaceBuilder) -> None:
+    """libjpeg-turbo's NEON code says `See "Creation of 2-D sample arrays" in
+    jmemmgr.c`: a block comment there opens ` * Creation of 2-D sample arrays.`. A
+    comment line that is the title but for case and a closing stop is the section; a
+    title no comment line of that file is stays a finding."""
+    ws.repo("jpeg", {
+        "src/jmemmgr.c": "/*\n * Creation of 2-D sample arrays.\n *\n * To minimize overhead...\n */\nint x;\n",
+        "simd/neon.c": ("/* No overflow here.  See \"Creation of 2-D sample\n * arrays\" in jmemmgr.c for details. */\n"
+                        "int a;\n/* See \"Destruction of 2-D sample arrays\" in jmemmgr.c for more. */\nint b;\n"),
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"]) for f in found] == [("AC101", 4)], found
+
 def test_per_version_copies_in_one_repo_cite_and_repeat_their_upstream(ws: WorkspaceBuilder) -> None:
     note = "{- Note [Filter bindings]\n~~~~~~~~~~~~~~~~~~~~~~~~\nKeep the user's.\n-}\nf = 1\n-- See Note [TcRnExprMode]\n"
     ws.repo("clash", {"clash-ghc/src-bin-9.6/UI.hs": note, "clash-ghc/src-bin-9.8/UI.hs": note,
