@@ -4,6 +4,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 
+from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.locations import copied_path
 from anchorcheck.model.anchor import Anchor, AnchorKind
 from anchorcheck.model.finding import Finding, Severity
@@ -22,7 +23,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     repeats, `#usage-1`), and so are Haddock anchors (`#name#`, often written again
     where meant as a link). An uncited caps line repeated in a file is a label
     (`ONLY FOR DAEMONSETS:` over each of two lists in a values.yaml, `PREPARE FOR
-    CODE GENERATION` in two like functions), not a name anyone can confuse yet.
+    CODE GENERATION` in two like functions), not a name anyone can confuse yet; so is
+    an uncited `## Note [optional]` heading in each of 39 proposals that copy one
+    template (longhorn's enhancements/).
     Across repos, a vendored or per-version copy (`vendor/`, `third_party/`,
     `ghc-9.2/`) is reported, naming the original, and the original never is; when no
     copy can be told from the paths, the repeat is information only.
@@ -39,7 +42,7 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     for group in scopes.values():
         if len(group) < 2:
             continue
-        if group[0].kind is AnchorKind.CAPS:
+        if group[0].kind is AnchorKind.CAPS or all(language_of(a.path) == "markdown" for a in group):
             if cited is None:
                 cited = {a for res in ctx.resolved for a in res.anchors}
             if cited.isdisjoint(group):
