@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 64
+EXTRACTOR_VERSION = 65  # 65: `## Note[x]` defines a Note
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +63,7 @@ def extract(text: str, language: str, options: ExtractOptions) -> BlobIndex:
         anchors = md_anchors if options.markdown else []
         definitions = None
         joined = [JoinedText.of(comment) for comment in comments]
-        if options.headings.notes and "Note [" in text:
+        if options.headings.notes and ("Note [" in text or "Note[" in text):
             styles = options.headings.note_styles
             notes = [*(markdown_notes(md_anchors) if "markdown" in styles else ()),
                      *(raw_notes(text) if "rule" in styles and "~~~" in text else ())]

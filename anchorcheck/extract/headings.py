@@ -322,13 +322,14 @@ def _named(title: re.Match[str], text: str, line: int, col: int) -> Iterator[Anc
         at = alias.end()
 
 
-_MARKDOWN_NOTE = compiled_on_use(r"Note \[([^\]\n]+)\]")
+_MARKDOWN_NOTE = compiled_on_use(r"Note ?\[([^\]\n]+)\]")
 
 
 def markdown_notes(headings: Sequence[Anchor]) -> list[Anchor]:
-    """The Notes Markdown headings define (`## Note [Template Haskell dependencies]`)."""
+    """The Notes Markdown headings define (`## Note [Template Haskell dependencies]`,
+    and `## Note[optional]`, as a citation may write it: a heading is no citation)."""
     return [Anchor.make(fold_space(m.group(1)), AnchorKind.NOTE, a.line, a.col) for a in headings
-            if a.kind is AnchorKind.MARKDOWN and "Note [" in a.name
+            if a.kind is AnchorKind.MARKDOWN and "Note" in a.name
             and (m := _MARKDOWN_NOTE.fullmatch(a.name.strip())) is not None and m.group(1).strip()]
 
 

@@ -72,11 +72,13 @@ def test_duplicate_note_across_repos(ws: WorkspaceBuilder) -> None:
 
 
 def test_a_template_note_heading_nothing_cites_is_no_duplicate(ws: WorkspaceBuilder) -> None:
-    # longhorn's enhancement proposals each copy the template's `## Note [optional]`;
-    # a Note heading that is cited, repeated, is still one.
+    # longhorn's enhancement proposals each copy the template's `## Note [optional]`
+    # (one writes `## Note[optional]`: a heading, no citation of the others); a Note
+    # heading that is cited, repeated, is still one.
     proposal = "# Proposal\n\n## Note [optional]\n\nNone.\n\n## Note [Lazy reads]\n\nText.\n"
     ws.repo("longhorn", {"enhancements/a.md": proposal, "enhancements/b.md": proposal,
-                         "enhancements/c.md": proposal, "src/x.hs": "-- see Note [Lazy reads]\nx = 1\n"})
+                         "enhancements/c.md": proposal, "src/x.hs": "-- see Note [Lazy reads]\nx = 1\n",
+                         "enhancements/d.md": "# Proposal\n\n## Note[optional]\n\nNone.\n"})
     assert [c for c in codes(ws) if c[0] == "AC110"] == [("AC110", "enhancements/b.md", 7),
                                                          ("AC110", "enhancements/c.md", 7)]
 
