@@ -217,6 +217,12 @@ _SNIPPET_BASES = re.compile(r"(?m)^[ \t]+base_path[ \t]*:[ \t]*(\[[^\]\n]*\]|[^\
 # and where a shortcode's Markdown template is (`layouts/_shortcodes/NAME.md`, a theme's too).
 _SHORTCODE_CALL = re.compile(r"\{\{%-?\s*([\w][\w/.-]*)")
 _SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.md$")
+# A shortcode called either way (`{{< home/calendar_dark >}}`), an HTML template's
+# (`layouts/shortcodes/home/calendar_dark.html`), and an id an HTML template writes.
+_ANY_SHORTCODE_CALL = re.compile(r"\{\{[<%]-?\s*([\w][\w/.-]*)")
+_HTML_SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.html$")
+_SECTION_LAYOUT = re.compile(r"(?:^|/)layouts/([^/]+)/[^/]+\.html$")
+_TEMPLATE_ID = re.compile(r"""\bid\s*=\s*["']?[^\s"'>]""")
 # A bundler's alias heading a path (`@assets/a.svg`), not a URL typed after an `@`
 # (knative's `[@nealhu](@https://github.com/nealhu)`, a broken link).
 _ALIAS = re.compile(r"@[A-Za-z_][\w.-]*/")
@@ -336,6 +342,8 @@ class WorkspaceIndex:
         self._terms: dict[FileId, list[Anchor]] = {}  # see definition_terms()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
         self._shortcodes: dict[str, frozenset[str]] = {}  # see _markdown_shortcodes()
+        self._id_shortcodes: dict[str, frozenset[str]] = {}  # see _html_id_shortcodes()
+        self._id_layouts: dict[str, frozenset[str]] = {}  # see _sections_with_id_layouts()
         self._m4: dict[FileId, list[Anchor]] = {}  # see m4_anchors()
         self._page_texts: dict[FileId, str | None] = {}  # see _page_text()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
@@ -662,26 +670,66 @@ class WorkspaceIndex:
         """Whether a documentation page gets anchors at build time from a directive in
         it: mkdocstrings' and mkdocs-click's `::: hatch.cli` (hatch's CLI reference is
         that line alone; its `#hatch-env-lock` is made by the build), Sphinx's
-        `.. automodule::` or MyST's `{automodule}`."""
+        `.. automodule::` or MyST's `{automodule}`; or, on a Hugo site, from a
+        shortcode it calls or its section's layout (_builds_in)."""
         found = self._builds.get(where)
         if found is None:
             text = self._page_text(where)
-            found = self._builds[where] = bool(text) and self._builds_in(where[0], text or "")
+            found = self._builds[where] = bool(text) and self._builds_in(where, text or "")
         return found
 
     def _page_text(self, where: FileId) -> str | None:
-        """A Markdown page's text, read from git once for the questions asked of a page
-        a fragment was not found on (builds_anchors, m4_anchors)."""
+        """A Markdown (or Hugo HTML content) page's text, read from git once for the
+        questions asked of a page a fragment was not found on (builds_anchors,
+        m4_anchors)."""
         if where not in self._page_texts:
             repo, path = where
-            self._page_texts[where] = self.text(repo, path) if language_of(path) == "markdown" else None
+            page = language_of(path) == "markdown" or (path.endswith(".html") and "content/" in f"/{path}")
+            self._page_texts[where] = self.text(repo, path) if page else None
         return self._page_texts[where]
 
-    def _builds_in(self, repo: str, text: str) -> bool:
+    def _builds_in(self, where: FileId, text: str) -> bool:
         """Whether a page's text gets anchors from its build (builds_anchors): a
-        directive, or a Markdown shortcode."""
-        return _BUILD_DIRECTIVE.search(text) is not None \
-            or any(name in self._markdown_shortcodes(repo) for name in _SHORTCODE_CALL.findall(text))
+        directive; a Markdown shortcode; an HTML shortcode whose template writes ids
+        (fluxcd.io's home page calls `{{< home/calendar_dark >}}`, which writes
+        `<h3 id="calendar">`); or a layout of its section's that writes ids (its
+        adopters page: `layouts/adopters/list.html` gives each data file's project
+        `id={{ .project | urlize }}`)."""
+        repo, path = where
+        if _BUILD_DIRECTIVE.search(text) is not None \
+                or any(name in self._markdown_shortcodes(repo) for name in _SHORTCODE_CALL.findall(text)):
+            return True
+        site = self.site_of(repo, path)
+        if site is None or site.renderer != HUGO:
+            return False
+        if any(name in self._html_id_shortcodes(repo) for name in _ANY_SHORTCODE_CALL.findall(text)):
+            return True
+        section, slash, _ = path[len(site.root) + 1 if site.root else 0:].partition("/")
+        return bool(slash) and section in self._sections_with_id_layouts(repo)
+
+    def _html_id_shortcodes(self, repo: str) -> frozenset[str]:
+        """The Hugo shortcodes whose HTML template writes an id (_builds_in)."""
+        found = self._id_shortcodes.get(repo)
+        if found is None:
+            snap = self.snapshots.get(repo)
+            named = {p: m.group(1) for p in (snap.paths if snap is not None else ())
+                     if "shortcodes/" in p and (m := _HTML_SHORTCODE_TEMPLATE.search(p)) is not None}
+            found = self._id_shortcodes[repo] = frozenset(
+                named[p] for p, text in self.texts(repo, sorted(named)).items() if _TEMPLATE_ID.search(text))
+        return found
+
+    def _sections_with_id_layouts(self, repo: str) -> frozenset[str]:
+        """The sections whose own Hugo layouts (`layouts/adopters/list.html`, not
+        `_default`'s) write an id (_builds_in)."""
+        found = self._id_layouts.get(repo)
+        if found is None:
+            snap = self.snapshots.get(repo)
+            named = {p: m.group(1) for p in (snap.paths if snap is not None else ())
+                     if (m := _SECTION_LAYOUT.search(p)) is not None and not m.group(1).startswith("_")
+                     and m.group(1) not in ("shortcodes", "partials")}
+            found = self._id_layouts[repo] = frozenset(
+                named[p] for p, text in self.texts(repo, sorted(named)).items() if _TEMPLATE_ID.search(text))
+        return found
 
     def m4_anchors(self, where: FileId) -> list[Anchor]:
         """The anchors a page m4 preprocesses may show (hledger's manual, hledger.m4.md:
@@ -737,7 +785,7 @@ class WorkspaceIndex:
             docs = [p for p in (snap.paths if snap is not None else ()) if language_of(p) == "markdown"
                     and site_of(self.sites(repo), p) is not None]
             for page, text in self.texts(repo, docs).items():  # (one read for all the pages)
-                self._builds[(repo, page)] = self._builds_in(repo, text)
+                self._builds[(repo, page)] = self._builds_in((repo, page), text)
                 for m in _MKDOCSTRINGS.finditer(text):
                     pages.setdefault(m.group(1), []).append(page)
         module = posixpath.splitext(path)[0].replace("/", ".")
