@@ -1274,6 +1274,10 @@ class Resolver:
                 page = self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
             if page is not None:
                 return ((ref.repo, page),)
+            if _FORGE_TEMPLATE.search(ref.path):
+                body = self._in_forge_body(ref, path)
+                if body is not None:
+                    return body
             if site is not None:  # a site's page URLs and languages
                 page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site) \
                     or self._from_routed_page(ref, path, site) or self._from_content_root(ref, path, site)
@@ -1387,6 +1391,23 @@ class Resolver:
         if len(readings) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=readings)
         return readings or None
+
+    def _in_forge_body(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution | None:
+        """A relative link in an issue or pull request template that does not resolve
+        from the file: the body the template fills is shown at `/OWNER/REPO/pull/N`, from
+        which `../blob/master/CONTRIBUTING.md` is that file and `../security/policy` the
+        repo's security page (ory's templates). None when it leads nowhere from there
+        either."""
+        url = posixpath.normpath(posixpath.join("/o/r/pull", path.partition("#")[0]))  # (from /o/r/pull/1)
+        if not url.startswith("/o/r/"):
+            return None
+        kind, _, rest = url[len("/o/r/"):].partition("/")
+        if kind in ("blob", "tree") and "/" in rest:
+            found = self._page(ref.repo, rest.partition("/")[2], None)
+            return ((ref.repo, found),) if found is not None else None
+        if kind in _FORGE_PAGES and kind != "pull":
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
+        return None
 
     def _from_a_root(self, ref: Reference, path: str, site: Site | None) -> tuple[FileId, ...] | Resolution:
         """A root-relative link (`/images/x.png`): from the repo's root, as GitHub reads

@@ -609,6 +609,23 @@ def test_a_pull_request_templates_root_relative_link_is_a_url_of_the_forges_site
     ]
 
 
+
+def test_a_pull_request_templates_relative_link_reads_from_the_pull_requests_page(ws: WorkspaceBuilder) -> None:
+    # ory's pull_request_template.md links `../blob/master/CONTRIBUTING.md` and
+    # `../security/policy`: from the pull request's page, /OWNER/REPO/pull/N, that file
+    # and the repo's security page. A link that leads nowhere from there, nor from the
+    # file, is broken.
+    ws.repo("k8s", {
+        "CONTRIBUTING.md": "# Contributing\n\n## Sign the CLA\n",
+        ".github/pull_request_template.md":
+            "- [ ] I read the [guide](../blob/master/CONTRIBUTING.md#sign-the-cla), [policy](../security/policy)\n"
+            "- [ ] [gone](../blob/master/NOTHING.md), [bad](../blob/master/CONTRIBUTING.md#nothing)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert sorted((f["code"], f["line"], f["column"]) for f in json.loads(run.out)["findings"]) == [
+        ("AC101", 2, 42), ("AC105", 2, 7)]
+    assert [r["unchecked"] for r in _unchecked(ws)] == ["forge-page"]
+
 def test_a_generator_anchorcheck_does_not_model_keeps_its_page_urls_from_being_read_as_files(
         ws: WorkspaceBuilder) -> None:
     # VuePress, docsify, Zola, Quarto, GitBook, Hexo, Mintlify and Retype route pages by
