@@ -1,5 +1,6 @@
 """Redirects a site's host serves: Netlify's `netlify.toml` `[[redirects]]` and
-`_redirects` file (Cloudflare Pages reads the same file), Vercel's `vercel.json`
+`_redirects` file (Cloudflare Pages reads the same file; a Hugo site may write it from
+a template), Vercel's `vercel.json`
 `redirects` and `rewrites`. A page URL one of them catches is the host's to answer
 (dexidp.io's `/docs/api` goes to `/docs/configuration/api/`): it is no file, and not
 judged as one."""
@@ -15,6 +16,16 @@ from dataclasses import dataclass
 # The files that declare them, by name (wherever they are: `static/_redirects` is
 # copied to the site's root).
 REDIRECT_FILES = frozenset(("netlify.toml", "_redirects", "vercel.json"))
+# A Hugo template that writes the `_redirects` file as an output format of the home
+# page (keda.sh's layouts/index.redirects: `/http-add-on/latest/*` to the newest
+# version the config names); what a template expression writes is any one segment.
+_HUGO_REDIRECTS = re.compile(r"(?:^|/)layouts/(?:_default/)?index\.redirects$")
+_TEMPLATE_EXPRESSION = re.compile(r"\{\{.*?\}\}")
+
+
+def declares_redirects(path: str) -> bool:
+    """Whether the file at `path` declares a host's redirects (HostRedirects.read)."""
+    return path.rpartition("/")[2] in REDIRECT_FILES or _HUGO_REDIRECTS.search(path) is not None
 # A placeholder in a rule's source: Netlify's splat `*` and `:name`, Vercel's `:path*`.
 _PLACEHOLDER = re.compile(r":[A-Za-z_]\w*[*+?]?|\*")
 
@@ -38,9 +49,11 @@ class HostRedirects:
         sources: list[str] = []
         for path in sorted(paths):
             name = path.rpartition("/")[2]
-            if name not in REDIRECT_FILES:
+            if not declares_redirects(path):
                 continue
             text = read(path) or ""
+            if name.endswith(".redirects"):
+                name, text = "_redirects", _TEMPLATE_EXPRESSION.sub(":template", text)
             if name == "_redirects":
                 # (A rule with a query's condition, `/docs/* go-get=:go-get ...`, holds only
                 # for such requests: knative's go-get redirects.)
@@ -84,8 +97,14 @@ def _as_regex(source: str) -> str:
     source = "/" + source.split("?")[0].strip("/")
     out, at = [], 0
     for m in _PLACEHOLDER.finditer(source):
-        out.append(re.escape(source[at:m.start()]))
-        out.append(".*" if m.group(0).endswith(("*", "+")) else "[^/]+")
+        literal = source[at:m.start()]
+        if m.group(0) == "*" and literal.endswith("/") and m.end() == len(source):
+            # `/http-add-on/latest/*` catches `/http-add-on/latest/` too, which is
+            # matched without its trailing slash.
+            out.append(re.escape(literal[:-1]) + "(?:/.*)?")
+        else:
+            out.append(re.escape(literal))
+            out.append(".*" if m.group(0).endswith(("*", "+")) else "[^/]+")
         at = m.end()
     out.append(re.escape(source[at:]))
     return "(?:" + "".join(out).rstrip("/") + ")"

@@ -35,7 +35,7 @@ from anchorcheck.model.anchor import (
 )
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
-from anchorcheck.resolve.redirects import REDIRECT_FILES, HostRedirects
+from anchorcheck.resolve.redirects import HostRedirects, declares_redirects
 from anchorcheck.resolve.routes import (
     JekyllConfig,
     Routes,
@@ -563,7 +563,7 @@ class WorkspaceIndex:
         if found is None:
             snap = self.snapshots.get(repo)
             paths = [p for p in (snap.paths if snap is not None else ())
-                     if p.rpartition("/")[2] in REDIRECT_FILES]
+                     if declares_redirects(p)]
             found = self._redirects[repo] = HostRedirects.read(paths, lambda p: self.text(repo, p))
         return found
 

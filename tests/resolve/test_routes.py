@@ -728,6 +728,22 @@ def test_the_hosts_redirects_feeds_snippet_base_paths_and_a_tags_other_attribute
         ("docs/blog/index.md", "built-page")]
 
 
+
+def test_a_hugo_template_that_writes_the_hosts_redirects(ws: WorkspaceBuilder) -> None:
+    # keda.sh's layouts/index.redirects writes Netlify's _redirects: its rules' sources
+    # are URLs the host answers, a template expression any one segment, and a splat
+    # after `/` catches the folder's own URL too.
+    ws.repo("keda-docs", {
+        "hugo.toml": 'baseURL = "https://keda.sh"\n[outputs]\n  home = ["HTML", "REDIRECTS"]\n',
+        "layouts/index.redirects": "{{ $latest := index site.Params.versions 0 -}}\n"
+                                   "/http-add-on/latest/*  /http-add-on/{{ $latest }}/:splat  302\n"
+                                   "{{ range .Pages }}\n/docs/scalers/{{ .Slug }}  /scalers/{{ .Slug }}\n{{ end }}\n",
+        "content/docs/a.md": "# A\n\n[add-on](/http-add-on/latest/) [cron](/docs/scalers/cron/) [gone](/gone/)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC105", 60)]
+    assert [r["unchecked"] for r in _unchecked(ws)] == ["host-redirect", "host-redirect"]
+
 def test_a_hugo_sites_permalinks_give_a_sections_pages_their_urls(ws: WorkspaceBuilder) -> None:
     # linkerd.io's config/_default/permalinks.yaml serves its blog posts at
     # `/:year/:month/:day/:slug/` (the page kind's table); coredns.io's config.toml at
