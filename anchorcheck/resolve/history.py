@@ -162,11 +162,48 @@ class RemovedMentions:
         homes = read_files(self._workspace, self._index, {(f.removal.repo, f.removal.path) for f in found})
         found = [f for f in found if (home := homes.get((f.removal.repo, f.removal.path))) is None
                  or not any(f"{q}{f.mention.name}{q}" in home.text for q in "\"'")]
+        # A name the workspace's code still calls is defined, where no pattern saw it: by
+        # a library (libzmq's `int rc = sodium_init ();` under the comment naming it, a
+        # removed copy's name), the standard library (sphinx's `os.path.isfile(`) or a
+        # minified bundle (`.show()`, jQuery's, in a Doxygen page's script).
+        called = self._called({f.mention.name for f in found})
+        found = [f for f in found if f.mention.name not in called]
         return sorted(found, key=lambda f: (f.mention.name, f.mention.repo, f.mention.path, f.mention.line))
+
+    def _called(self, names: set[str]) -> set[str]:
+        """Which of `names` some repo's code calls (`name(`, not in a comment's text)."""
+        if not names:
+            return set()
+        words = "|".join(sorted(map(re.escape, names)))
+        perl = rf"\b(?:{words})\s*\("
+        posix = (rf"(^|[^A-Za-z0-9_$])({words})[[:space:]]*\(",)
+        call = re.compile(rf"(?<![\w$])({words})\s*\(")
+        found: set[str] = set()
+        for repo in self._workspace.repos:
+            snap = self._index.snapshots.get(repo.name)
+            if snap is None or found == names:
+                continue
+            lines = GitRepo(repo.path).grep_parts(perl, posix, snap.commit, READ_PATHSPECS)
+            for line in lines.splitlines():
+                for m in call.finditer(line):
+                    if m.group(1) not in found and not _in_comment_text(line[:m.start()]):
+                        found.add(m.group(1))
+        return found
 
     def cancel(self) -> None:
         if self._own is not None:
             self._own.cancel()
+
+
+# What opens a comment's text on a line, before a call there (_in_comment_text).
+_COMMENT_STARTS = ("//", "/*", "*", "#", "--", ";", "%", '"""', "'''", "<!--")
+_COMMENT_MARKERS = ("//", "/*", " # ", "\t# ", " -- ")
+
+
+def _in_comment_text(before: str) -> bool:
+    """Whether what comes before a call on its line makes it a comment's text (a line
+    comment's marker, a block comment's opening or its ` * ` continuation)."""
+    return before.lstrip().startswith(_COMMENT_STARTS) or any(m in before for m in _COMMENT_MARKERS)
 
 
 class _DefinedAmong:

@@ -248,6 +248,22 @@ def test_a_removed_c_function_is_ac203_and_a_call_at_a_line_start_removes_nothin
     assert gone[:12] in findings(ws)[0][3]
 
 
+
+def test_a_removed_name_the_code_still_calls_is_a_librarys(ws: WorkspaceBuilder) -> None:
+    # libzmq dropped its tweetnacl copy, which defined sodium_init; random.cpp's comment
+    # names it over `int rc = sodium_init ();`, libsodium's. A name only comments call
+    # (`//  see usable()`, ` * usable() ...`) is still gone.
+    from anchorcheck.git.repobuilder import commit
+
+    zmq = ws.repo("zmq", {"src/tweetnacl.c": "int sodium_init(void) {\n  return 0;\n}\n"
+                                             "int usable(int n) {\n  return n;\n}\n",
+                          "src/random.cpp": ("void init() {\n  //  sodium_init() is thread-safe\n"
+                                             "  int rc = sodium_init ();\n  // see usable() and\n"
+                                             "  /* usable() too */\n}\n")})
+    commit(zmq, {"src/tweetnacl.c": None}, "drop tweetnacl")
+    out = [(c, line, msg.split(" is ")[0]) for c, _, line, msg, _ in findings(ws)]
+    assert out == [("AC203", 4, "usable")]  # (a name is one mention a file)
+
 def test_a_c_function_is_defined_and_a_comment_line_removes_nothing(ws: WorkspaceBuilder) -> None:
     # redis: a commit rewrote a comment "... done by function hashTypeSetExDone()", read
     # as a removal, and the function, defined C-style (no keyword), as not defined: AC203.
