@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -162,48 +163,57 @@ class RemovedMentions:
         homes = read_files(self._workspace, self._index, {(f.removal.repo, f.removal.path) for f in found})
         found = [f for f in found if (home := homes.get((f.removal.repo, f.removal.path))) is None
                  or not any(f"{q}{f.mention.name}{q}" in home.text for q in "\"'")]
-        # A name the workspace's code still calls is defined, where no pattern saw it: by
-        # a library (libzmq's `int rc = sodium_init ();` under the comment naming it, a
-        # removed copy's name), the standard library (sphinx's `os.path.isfile(`) or a
-        # minified bundle (`.show()`, jQuery's, in a Doxygen page's script).
-        called = self._called({f.mention.name for f in found})
-        found = [f for f in found if f.mention.name not in called]
+        # A name its own file still calls is defined, where no pattern saw it: by a
+        # library (libzmq's `int rc = sodium_init ();` under the comment naming it, a
+        # removed copy's name) or a bundle (`.show()`, jQuery's, in a Doxygen page's
+        # script); so is a name the standard library qualifies (`os.path.isfile()` in
+        # sphinx's ruff config). (Only the mentioning files are read: a search of every
+        # file for each run's reported names would undo what _DefinedAmong saves.)
+        texts = read_files(self._workspace, self._index, {(f.mention.repo, f.mention.path) for f in found})
+        found = [f for f in found if (held := texts.get((f.mention.repo, f.mention.path))) is None
+                 or not _still_called(held.text, f.mention)]
         return sorted(found, key=lambda f: (f.mention.name, f.mention.repo, f.mention.path, f.mention.line))
-
-    def _called(self, names: set[str]) -> set[str]:
-        """Which of `names` some repo's code calls (`name(`, not in a comment's text)."""
-        if not names:
-            return set()
-        words = "|".join(sorted(map(re.escape, names)))
-        perl = rf"\b(?:{words})\s*\("
-        posix = (rf"(^|[^A-Za-z0-9_$])({words})[[:space:]]*\(",)
-        call = re.compile(rf"(?<![\w$])({words})\s*\(")
-        found: set[str] = set()
-        for repo in self._workspace.repos:
-            snap = self._index.snapshots.get(repo.name)
-            if snap is None or found == names:
-                continue
-            lines = GitRepo(repo.path).grep_parts(perl, posix, snap.commit, READ_PATHSPECS)
-            for line in lines.splitlines():
-                for m in call.finditer(line):
-                    if m.group(1) not in found and not _in_comment_text(line[:m.start()]):
-                        found.add(m.group(1))
-        return found
 
     def cancel(self) -> None:
         if self._own is not None:
             self._own.cancel()
 
 
-# What opens a comment's text on a line, before a call there (_in_comment_text).
+# What opens a comment's text on a line, before a call there (_still_called).
 _COMMENT_STARTS = ("//", "/*", "*", "#", "--", ";", "%", '"""', "'''", "<!--")
 _COMMENT_MARKERS = ("//", "/*", " # ", "\t# ", " -- ")
+# Files whose lines are no code: a call shape there is prose.
+_PROSE = frozenset({"markdown", "yaml", "toml", "ini", None})
+# A mention's qualifier: a dotted name it starts with (`os.path.isfile()`), or one
+# written before it.
+_QUALIFIED = re.compile(r"([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)")
+_QUALIFIER = re.compile(r"([A-Za-z_][\w.]*)\.$")
 
 
-def _in_comment_text(before: str) -> bool:
-    """Whether what comes before a call on its line makes it a comment's text (a line
-    comment's marker, a block comment's opening or its ` * ` continuation)."""
-    return before.lstrip().startswith(_COMMENT_STARTS) or any(m in before for m in _COMMENT_MARKERS)
+def _still_called(text: str, mention: Mention) -> bool:
+    """Whether the file mentioning a removed name still calls it in its code (`name(`
+    where no comment's text is, on another line than the mention's), or its mention is
+    qualified by a standard library module's name (`os.path.isfile()`)."""
+    lines = text.split("\n")
+    said = lines[mention.line - 1] if 0 < mention.line <= len(lines) else ""
+    at = mention.col  # (0-based: the mention's start, its qualifier's where it has one)
+    qualified = _QUALIFIED.match(said, at + (said[at:at + 1] == "`"))
+    if qualified is None or qualified.group(2) != mention.name:
+        qualified = _QUALIFIER.search(said[:at].rstrip("`"))
+    if qualified is not None and qualified.group(1).partition(".")[0] in sys.stdlib_module_names:
+        return True
+    if language_of(mention.path) in _PROSE:
+        return False  # (a page's `WithReportFocus()` is prose: an upgrade guide's record)
+    call = re.compile(rf"(?<![\w$]){re.escape(mention.name)}\s*\(")
+    for number, line in enumerate(lines, 1):
+        if mention.name in line and number != mention.line:
+            for m in call.finditer(line):
+                before = line[:m.start()]
+                commented = before.lstrip().startswith(_COMMENT_STARTS) \
+                    or any(c in before for c in _COMMENT_MARKERS)
+                if not commented:
+                    return True
+    return False
 
 
 class _DefinedAmong:
