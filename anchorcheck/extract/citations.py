@@ -314,6 +314,12 @@ def find_references(
             ref = _heading_reference(joined, m, fragment)
             if fragment and in_markdown and ref is not None and ref.kind is RefKind.SLUG and shown_as_code(m):
                 continue
+            if ref is not None and ref.kind is RefKind.SLUG \
+                    and _EXAMPLE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+                # An example of a value's form, `(e.g., "system.md#system-memory-state")`
+                # in opentelemetry-collector's metadata schema: a path of another
+                # project's docs, shown, not cited.
+                continue
             if ref is not None and ref.kind is RefKind.SLUG and snippets and _snippet_before(text, m.start()):
                 # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region
                 # content`: the file is cited, the region is no heading.
@@ -329,6 +335,9 @@ def find_references(
         yield from claims.find_claims(joined, free, verbatim)
 
 
+# What introduces an example just before it: `e.g.`, `for example`, `such as`, and
+# an opening quote or bracket.
+_EXAMPLE_BEFORE = compiled_on_use(r"(?i)(?:\be\.g\.|\bfor example|\bsuch as)[,:]?[ \t]*[\"'`(\[]?[ \t]*\Z")
 # A VitePress code snippet import, `<<< ./file.yaml#region`, up to its path.
 _SNIPPET = compiled_on_use(r"<<<[ \t]+\Z")
 

@@ -46,6 +46,17 @@ def looks_like_path(path: str) -> bool:
 # (`vendor/`, `third_party/`, `_vendor/`, `ghc-9.2/`, Clash's `src-bin-9.10.1/`).
 _COPY = compiled_on_use(r"(?:^|/)(?:vendor|vendored|_vendor|third[_-]?party|3rdparty|external|extern|deps|"
                         r"subprojects|bundled|[\w.-]*?-?v?\d+(?:\.\d+)+)/")
+# What a generated file says of itself near its top: Go's `// Code generated ... DO NOT
+# EDIT.`, `@generated`, happy's `-- parser produced by Happy Version 2.1.6` (line 34).
+_GENERATED = compiled_on_use(
+    r"(?i)\bcode generated\b.*\bdo not edit\b|@generated\b|\bauto-?generated\b|\bautomatically generated\b"
+    r"|\b(?:this|the) (?:file|code) (?:is|was) generated\b"
+    r"|\b(?:parser|lexer|file|code) (?:produced|generated) by\b")
+
+
+def generated_text(text: str) -> bool:
+    """Whether a file's text says near its top that a tool wrote it (its first 4 KB)."""
+    return _GENERATED.search(text, 0, 4096) is not None
 
 
 def copied_path(path: str) -> bool:

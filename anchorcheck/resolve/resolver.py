@@ -17,7 +17,7 @@ from anchorcheck.config.workspace import RepoSpec, remote_slug
 from anchorcheck.errors import GitError
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import TEST_DIRS, language_of
-from anchorcheck.extract.locations import copied_path
+from anchorcheck.extract.locations import copied_path, generated_text
 from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
@@ -221,6 +221,9 @@ _SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.md$")
 # (`layouts/shortcodes/home/calendar_dark.html`), and an id an HTML template writes.
 _ANY_SHORTCODE_CALL = re.compile(r"\{\{[<%]-?\s*([\w][\w/.-]*)")
 _HTML_SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.html$")
+# A folder named with a version (`gateway-api-0.7.1-custom`), and a project's licence.
+_VERSIONED_NAME = re.compile(r"\d+(?:\.\d+)+")
+_LICENCES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING", "license")
 _SECTION_LAYOUT = re.compile(r"(?:^|/)layouts/([^/]+)/[^/]+\.html$")
 _TEMPLATE_ID = re.compile(r"""\bid\s*=\s*["']?[^\s"'>]""")
 # A bundler's alias heading a path (`@assets/a.svg`), not a URL typed after an `@`
@@ -344,6 +347,7 @@ class WorkspaceIndex:
         self._shortcodes: dict[str, frozenset[str]] = {}  # see _markdown_shortcodes()
         self._id_shortcodes: dict[str, frozenset[str]] = {}  # see _html_id_shortcodes()
         self._id_layouts: dict[str, frozenset[str]] = {}  # see _sections_with_id_layouts()
+        self._generated_files: dict[FileId, bool] = {}  # see generated()
         self._m4: dict[FileId, list[Anchor]] = {}  # see m4_anchors()
         self._page_texts: dict[FileId, str | None] = {}  # see _page_text()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
@@ -793,6 +797,28 @@ class WorkspaceIndex:
                 if module.endswith("." + name) or module == name
                 or any(module.endswith("." + name.rsplit(".", k)[0]) for k in range(1, name.count(".") + 1))}
 
+    def vendored_project(self, repo: str, path: str) -> bool:
+        """Whether a file lies in another project's copy: a folder that holds its own
+        licence and is named as a copy (`vendor/...`, or with a version:
+        consul-k8s's `gateway-api-0.7.1-custom/`). A site's versioned docs
+        (`v1.18-docs/`, `version-7.2/`) hold no licence: they are the repo's own."""
+        parts = path.split("/")[:-1]
+        for i in range(len(parts), 0, -1):
+            folder = "/".join(parts[:i])
+            if (copied_path(folder + "/") or _VERSIONED_NAME.search(parts[i - 1])) and any(
+                    self.has_file(repo, f"{folder}/{name}") for name in _LICENCES):
+                return True
+        return False
+
+    def generated(self, repo: str, path: str) -> bool:
+        """Whether a tool wrote this file, as its text says near its top (happy's
+        generated parsers, which copy its template's Notes): read on first need."""
+        found = self._generated_files.get((repo, path))
+        if found is None:
+            text = self.text(repo, path)
+            found = self._generated_files[(repo, path)] = text is not None and generated_text(text)
+        return found
+
     def text(self, repo: str, path: str) -> str | None:
         """A file's text, read from git (a second, small read, for the few files a
         resolution needs more of)."""
@@ -1060,11 +1086,16 @@ class Resolver:
                 elsewhere, _ = self._moved_to(ref.name or "")
                 if elsewhere:
                     return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
-            if located.status is Status.DANGLING_PATH and copied_path(ref.path) and not ref.relative \
-                    and ref.kind in (RefKind.LINES, RefKind.SYMBOL):
+            claim = ref.kind in (RefKind.LINES, RefKind.SYMBOL)
+            if located.status is Status.DANGLING_PATH and (
+                    (copied_path(ref.path) and not ref.relative and claim)
+                    or (ref.relative and self.index.vendored_project(ref.repo, ref.path))):
                 # A vendored copy's code claim names its upstream's files (valkey's
-                # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`). (A citation
-                # of a heading there is still checked when the copy is read.)
+                # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`), and a vendored
+                # project's pages link its upstream's site (consul-k8s's
+                # gateway-api-0.7.1-custom/geps/ link `/geps/gep-709`, a page of
+                # gateway-api's MkDocs site): the upstream's to keep. (A citation of a
+                # heading there is still checked when the copy is read.)
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
             if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
                     and not (ref.target_path or "").startswith("/") and _included(ref.path):

@@ -25,7 +25,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     (`ONLY FOR DAEMONSETS:` over each of two lists in a values.yaml, `PREPARE FOR
     CODE GENERATION` in two like functions), not a name anyone can confuse yet; so is
     an uncited `## Note [optional]` heading in each of 39 proposals that copy one
-    template (longhorn's enhancements/).
+    template (longhorn's enhancements/). A generated file's copy of a Note (happy's
+    parsers embed its template's) is its tool's, not a repeat.
     Across repos, a vendored or per-version copy (`vendor/`, `third_party/`,
     `ghc-9.2/`) is reported, naming the original, and the original never is; when no
     copy can be told from the paths, the repeat is information only.
@@ -48,6 +49,12 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
             if cited.isdisjoint(group):
                 continue
         group.sort(key=lambda a: (a.repo, a.path, a.line))
+        if len({(a.repo, a.path) for a in group}) > 1:
+            # A generated file's copy of a Note (happy's parsers embed its template's)
+            # is its tool's: nobody edits it, and its citations mean its own copy.
+            group = [a for a in group if not ctx.index.generated(a.repo, a.path)]
+            if len(group) < 2:
+                continue
         if len({a.repo for a in group}) > 1 or any(copied_path(a.path) for a in group):
             yield from _copies(self, group)
             continue

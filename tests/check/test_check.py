@@ -515,6 +515,27 @@ def test_a_hugo_link_hook_may_resolve_links_from_the_file(ws: WorkspaceBuilder) 
     # The site's own hook decides: the file's reading stands where it finds the page.
     assert codes(ws) == [("AC101", "content/docs/deploy/install/with-helm.md", 1)]
 
+
+def test_a_vendored_copys_links_are_its_upstreams_and_an_example_path_is_shown(ws: WorkspaceBuilder) -> None:
+    # consul-k8s vendors gateway-api 0.7.1 (`gateway-api-0.7.1-custom/`, with its own
+    # LICENSE): its GEPs link pages of gateway-api's own site, the upstream's to keep; a
+    # site's versioned docs (`v1.18-docs/`, no licence) are the repo's own.
+    # opentelemetry-collector's schema shows a value's form, `(e.g.,
+    # "system.md#system-memory-state")`.
+    ws.repo("consul", {
+        "control-plane/gateway-api-0.7.1-custom/LICENSE": "Apache-2.0\n",
+        "content/v1.18-docs/install.md": "# Install\n\n[gone](../releases/README.md)\n",
+        "control-plane/gateway-api-0.7.1-custom/geps/gep-724.md": "# GEP\n\n[709](/geps/gep-709) "
+                                                                  "![v](../images/view.png)\n",
+        "CONTRIBUTING.md": "# Contributing\n\nSee [the entries](../.changelog).\n",
+        "cmd/schema.yaml": ('# Relative path to the definition (e.g., "system.md#system-memory-state")\n'
+                            "# Details are in gone.md#usage.\nx: 1\n"),
+    })
+    assert codes(ws) == [("AC105", "CONTRIBUTING.md", 3), ("AC105", "cmd/schema.yaml", 2),
+                         ("AC105", "content/v1.18-docs/install.md", 3)]
+    run = run_cli("refs", "--unresolved", "--no-cache", cwd=ws.root)
+    assert run.out.count("upstream-copy") == 2, run.out
+
 def test_a_translated_page_links_the_english_page_where_no_translation_is(ws: WorkspaceBuilder) -> None:
     ws.repo("fastapi", {
         "docs/en/docs/release-notes.md": "# Release notes\n",
