@@ -880,7 +880,8 @@ class WorkspaceIndex:
                     self.text(repo, posixpath.join(site.root, "_config.yml")))
                 found = jekyll_routes(site.root, paths, read, config)
             elif site.renderer == HUGO:
-                found = hugo_routes(site.root, paths, read, dict(site.permalinks), site.languages)
+                found = hugo_routes(site.root, paths, read, dict(site.permalinks), site.languages,
+                                    site.base_url)
             elif site.renderer == DOCUSAURUS:
                 found = docusaurus_routes(site.root, site.base_url, paths, read)
             else:

@@ -340,10 +340,12 @@ def _permalink(rel: str, matter: Mapping[str, Any], pattern: str, languages: Col
 
 
 def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
-                permalinks: Mapping[str, str] | None = None, languages: Collection[str] = ()) -> Routes:
+                permalinks: Mapping[str, str] | None = None, languages: Collection[str] = (),
+                base: str = "") -> Routes:
     """A Hugo site's pages at the URLs their paths give, at those their front matter
     gives (`url:`, `aliases:`), and at those its `permalinks` patterns give a
-    section's pages (linkerd.io's blog: `/:year/:month/:day/:slug/`)."""
+    section's pages (linkerd.io's blog: `/:year/:month/:day/:slug/`); `base`: the URL a
+    mounted folder's pages are under."""
     prefix = f"{root}/" if root else ""
     # (Each Markdown page's front matter, read once for what it declares and for the
     # permalink patterns.)
@@ -355,6 +357,8 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
     pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown", ".html"))]
     for path in pages:
         url = hugo_url(path[len(prefix):], languages)
+        if base:  # (a folder mounted under that URL)
+            url = f"/{base.strip('/')}{url}"
         by_url.setdefault(url_key(url), path)
         by_file.setdefault(path, url)
     for path in pages if permalinks else ():

@@ -299,6 +299,13 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             folders = mounted or _HUGO_CONTENT_DIR.findall(text) or ["content"]
             for folder in dict.fromkeys(folders):
                 found.append(hugo(_join(where, folder)))
+            # A folder of the repo mounted into the content is its pages under that URL
+            # (gateway-api's site/hugo.toml mounts `../geps` at `content/geps`: the GEPs
+            # are the site's /geps/ pages, and link its /docs/ pages so).
+            for source, target in mounts:
+                sub = target.removeprefix("content/")
+                if target.startswith("content/") and sub and _holds(_join(where, source)):
+                    found.append(hugo(_join(where, source), base_url=sub))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
             broken = _value(_JS_KEY, "onBrokenLinks", text)

@@ -744,6 +744,21 @@ def test_a_hugo_template_that_writes_the_hosts_redirects(ws: WorkspaceBuilder) -
     assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC105", 60)]
     assert [r["unchecked"] for r in _unchecked(ws)] == ["host-redirect", "host-redirect"]
 
+
+def test_a_folder_of_the_repo_mounted_into_a_hugo_sites_content(ws: WorkspaceBuilder) -> None:
+    # gateway-api's site/hugo.toml mounts ../geps at content/geps: the GEPs are the
+    # site's /geps/ pages, and their root-relative links are the site's URLs.
+    ws.repo("gateway-api", {
+        "site/hugo.toml": 'baseURL = "https://gateway-api.sigs.k8s.io/"\n[module]\n'
+                          '  [[module.mounts]]\n    source = "content/en"\n    target = "content"\n'
+                          '  [[module.mounts]]\n    source = "../geps"\n    target = "content/geps"\n',
+        "site/content/en/docs/concepts/roles.md": "# Roles\n\n## Ana\n",
+        "geps/gep-2/index.md": "# GEP 2\n",
+        "geps/gep-1/index.md": "# GEP 1\n\n[Ana](/docs/concepts/roles/#ana) [2](/geps/gep-2/) [gone](/docs/gone/)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["column"]) for f in json.loads(run.out)["findings"]] == [("AC105", 52)]
+
 def test_a_hugo_sites_permalinks_give_a_sections_pages_their_urls(ws: WorkspaceBuilder) -> None:
     # linkerd.io's config/_default/permalinks.yaml serves its blog posts at
     # `/:year/:month/:day/:slug/` (the page kind's table); coredns.io's config.toml at
