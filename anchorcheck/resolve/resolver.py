@@ -59,6 +59,7 @@ from anchorcheck.resolve.sites import (
     github_page,
     site_of,
 )
+from anchorcheck.resolve.sites import APP_CONTENT as _APP_CONTENT
 from anchorcheck.resolve.sites import detect as detect_sites
 from anchorcheck.resolve.suggest import Suggester, suggest
 
@@ -1001,9 +1002,10 @@ class Resolver:
         if found.status is Status.RESOLVED and posixpath.basename(ref.path).lower().startswith("readme") \
                 and language_of(ref.path) == "markdown":
             site = self._renderer(ref)
-            if site is not None and site is not ANY_SITE:
+            if site is not None and site is not ANY_SITE and site.renderer not in OPAQUE_ROUTES:
                 # GitHub shows a folder's README below its listing: a link there must
-                # work on GitHub too, not only on the site.
+                # work on GitHub too, not only on the site. (Not a web app's content
+                # README, cert-manager.io's sections: its app's source, not the docs.)
                 self._github_only = True
                 try:
                     on_github = self._resolve(ref)
@@ -1315,6 +1317,8 @@ class Resolver:
                     or self._from_routed_page(ref, path, site) or self._from_content_root(ref, path, site)
                 if page is not None:
                     return ((ref.repo, page),)
+                if site.renderer in OPAQUE_ROUTES and self._app_url_redirected(ref, joined, site):
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HOST_REDIRECT)
             targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
                        if a.kind is AnchorKind.MARKDOWN and a.slug == a.name and a.repo == ref.repo}
             if targets and site is not None and site.renderer in (SPHINX, ANY_SITE.renderer):
@@ -1423,6 +1427,18 @@ class Resolver:
         if len(readings) > 1:
             return Resolution(ref, Status.AMBIGUOUS, files=readings)
         return readings or None
+
+    def _app_url_redirected(self, ref: Reference, joined: str, site: Site) -> bool:
+        """Whether a web app's page, linked by its source's path (`joined`, from the
+        repo's root), is at a URL its host redirects: cert-manager.io's v1.1 docs link
+        `../../docs/installation/upgrading/upgrading-0.15-0.16.md`, the page
+        /docs/installation/upgrading/upgrading-0.15-0.16/, which public/_redirects sends
+        to /docs/releases/upgrading/."""
+        rel = joined[len(site.root) + 1:] if site.root else joined
+        for content in _APP_CONTENT:
+            rel = rel.removeprefix(content)
+        url = "/" + re.sub(r"(?:/README|/index)?\.mdx?$", "", rel, flags=re.IGNORECASE)
+        return self.index.host_redirects(ref.repo).catches(url)
 
     def _in_forge_body(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution | None:
         """A relative link in an issue or pull request template that does not resolve
@@ -1655,6 +1671,14 @@ class Resolver:
             # mdBook renders a chapter's README.md as its folder's index.html: a link to
             # `index.md` is that page (clippy's continuous_integration/index.md).
             routes = (posixpath.join(posixpath.dirname(bare), "README.md"),)
+        elif site.renderer in OPAQUE_ROUTES and ext.lower() == "md":
+            # A web app's link plugin turns a page's source into its URL, dropping `.md`
+            # and `/README` (cert-manager.io's lib/remark-plugins/links): `x/README.md`
+            # is x's page, which `x.md` may be, and `x.md` may be `x/README.md`.
+            stem = bare[:-3]
+            folder, _, name = stem.rpartition("/")
+            routes = (folder + ".md",) if name.lower() in ("readme", "index") and folder else \
+                (f"{stem}/README.md", f"{stem}/index.md")
         else:
             return None
         found = next((r for r in routes if self.index.has_file(repo, r)), None)

@@ -437,9 +437,15 @@ def site_of(sites: Iterable[Site], path: str) -> Site | None:
         if site.holds(path) and (best is None or len(site.root) > len(best.root)):
             best = site
     if best is not None and best.renderer in OPAQUE_ROUTES and best.renderer != ASTRO \
-            and github_page(path[len(best.root) + 1:] if best.root else path):
+            and github_page(rel := path[len(best.root) + 1:] if best.root else path) \
+            and not (rel.startswith(APP_CONTENT) and "/" in rel):
         return None
     return best
+
+
+# The folders a web app renders its Markdown pages from: a README there is a section's
+# page (cert-manager.io's content/docs/tutorials/*/README.md), not GitHub's.
+APP_CONTENT = ("content/", "src/content/")
 
 
 def github_page(path: str) -> bool:

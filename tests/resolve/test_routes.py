@@ -626,6 +626,25 @@ def test_a_pull_request_templates_relative_link_reads_from_the_pull_requests_pag
         ("AC101", 2, 42), ("AC105", 2, 7)]
     assert [r["unchecked"] for r in _unchecked(ws)] == ["forge-page"]
 
+
+def test_a_web_apps_content_folder_is_its_pages_readmes_too(ws: WorkspaceBuilder) -> None:
+    # cert-manager.io, a Next.js app, renders content/: a section's README.md is its
+    # page, its link plugin drops `.md` and `/README`, public/ is served at the root and
+    # public/_redirects answers old URLs. The repo's own README is GitHub's.
+    ws.repo("website", {
+        "next.config.js": "module.exports = {}\n",
+        "public/images/flow.png": "png", "public/_redirects": "/docs/old/*  /docs/new/:splat  301!\n",
+        "content/docs/new/page.md": "# Page\n",
+        "content/v1.1-docs/config.md": "# Config\n",
+        "content/v1.1-docs/intro/README.md": ("# Intro\n\n![flow](/images/flow.png) [old](../../docs/old/page.md)\n"
+                                             "[config](../config/README.md) [gone](./gone.md)\n"),
+        "README.md": "# Website\n\n![flow](/images/flow.png)\n",
+    })
+    run = ws.check("--format", "json", "--no-cache")
+    assert [(f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"]] == [
+        ("AC105", "README.md", 3), ("AC105", "content/v1.1-docs/intro/README.md", 4)]
+    assert [r["unchecked"] for r in _unchecked(ws)] == ["host-redirect"]
+
 def test_a_generator_anchorcheck_does_not_model_keeps_its_page_urls_from_being_read_as_files(
         ws: WorkspaceBuilder) -> None:
     # VuePress, docsify, Zola, Quarto, GitBook, Hexo, Mintlify and Retype route pages by
