@@ -226,7 +226,8 @@ _HTML_SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.html$"
 _VERSIONED_NAME = re.compile(r"\d+(?:\.\d+)+")
 _LICENCES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING", "license")
 _SECTION_LAYOUT = re.compile(r"(?:^|/)layouts/([^/]+)/[^/]+\.html$")
-_TEMPLATE_ID = re.compile(r"""\bid\s*=\s*["']?[^\s"'>]""")
+_TEMPLATED_ID = re.compile(r"""\bid\s*=\s*["']?\{\{""")
+_LITERAL_ID = re.compile(r"""\bid\s*=\s*["']([A-Za-z][\w:.-]*)["']""")
 # A bundler's alias heading a path (`@assets/a.svg`), not a URL typed after an `@`
 # (knative's `[@nealhu](@https://github.com/nealhu)`, a broken link).
 _ALIAS = re.compile(r"@[A-Za-z_][\w.-]*/")
@@ -346,7 +347,7 @@ class WorkspaceIndex:
         self._terms: dict[FileId, list[Anchor]] = {}  # see definition_terms()
         self._builds: dict[FileId, bool] = {}  # see builds_anchors()
         self._shortcodes: dict[str, frozenset[str]] = {}  # see _markdown_shortcodes()
-        self._id_shortcodes: dict[str, frozenset[str]] = {}  # see _html_id_shortcodes()
+        self._id_shortcodes: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {}  # _html_id_shortcodes()
         self._id_layouts: dict[str, frozenset[str]] = {}  # see _sections_with_id_layouts()
         self._generated_files: dict[FileId, bool] = {}  # see generated()
         self._m4: dict[FileId, list[Anchor]] = {}  # see m4_anchors()
@@ -707,25 +708,43 @@ class WorkspaceIndex:
         site = self.site_of(repo, path)
         if site is None or site.renderer != HUGO:
             return False
-        if any(name in self._html_id_shortcodes(repo) for name in _ANY_SHORTCODE_CALL.findall(text)):
+        shortcodes = self._html_id_shortcodes(repo)
+        if any(shortcodes.get(name, (False, ()))[0] for name in _ANY_SHORTCODE_CALL.findall(text)):
             return True
         section, slash, _ = path[len(site.root) + 1 if site.root else 0:].partition("/")
         return bool(slash) and section in self._sections_with_id_layouts(repo)
 
-    def _html_id_shortcodes(self, repo: str) -> frozenset[str]:
-        """The Hugo shortcodes whose HTML template writes an id (_builds_in)."""
+    def shortcode_ids(self, where: FileId) -> list[Anchor]:
+        """The ids a Hugo page's HTML shortcodes write as they are (fluxcd.io's home
+        page calls `{{< home/calendar_dark >}}`, which writes `<h3 id="calendar">`)."""
+        repo, path = where
+        site = self.site_of(repo, path)
+        text = self._page_text(where) if site is not None and site.renderer == HUGO else None
+        if not text or "{{" not in text:
+            return []
+        shortcodes = self._html_id_shortcodes(repo)
+        return [replace(Anchor.make(i, AnchorKind.MARKDOWN, 1, 0, slug=i), repo=repo, path=path)
+                for name in dict.fromkeys(_ANY_SHORTCODE_CALL.findall(text))
+                for i in shortcodes.get(name, (False, ()))[1]]
+
+    def _html_id_shortcodes(self, repo: str) -> dict[str, tuple[bool, tuple[str, ...]]]:
+        """The Hugo shortcodes whose HTML template writes ids: whether it makes one from
+        data (`id="{{ .Get 0 }}"`: the page's fragments are its build's, _builds_in),
+        and those it writes as they are (shortcode_ids)."""
         found = self._id_shortcodes.get(repo)
         if found is None:
             snap = self.snapshots.get(repo)
             named = {p: m.group(1) for p in (snap.paths if snap is not None else ())
                      if "shortcodes/" in p and (m := _HTML_SHORTCODE_TEMPLATE.search(p)) is not None}
-            found = self._id_shortcodes[repo] = frozenset(
-                named[p] for p, text in self.texts(repo, sorted(named)).items() if _TEMPLATE_ID.search(text))
+            found = self._id_shortcodes[repo] = {
+                named[p]: (_TEMPLATED_ID.search(text) is not None, tuple(_LITERAL_ID.findall(text)))
+                for p, text in self.texts(repo, sorted(named)).items() if "id" in text}
         return found
 
     def _sections_with_id_layouts(self, repo: str) -> frozenset[str]:
         """The sections whose own Hugo layouts (`layouts/adopters/list.html`, not
-        `_default`'s) write an id (_builds_in)."""
+        `_default`'s) make ids from data (_builds_in; a literal `<body id="docs">`, velero's,
+        makes no heading's)."""
         found = self._id_layouts.get(repo)
         if found is None:
             snap = self.snapshots.get(repo)
@@ -733,7 +752,7 @@ class WorkspaceIndex:
                      if (m := _SECTION_LAYOUT.search(p)) is not None and not m.group(1).startswith("_")
                      and m.group(1) not in ("shortcodes", "partials")}
             found = self._id_layouts[repo] = frozenset(
-                named[p] for p, text in self.texts(repo, sorted(named)).items() if _TEMPLATE_ID.search(text))
+                named[p] for p, text in self.texts(repo, sorted(named)).items() if _TEMPLATED_ID.search(text))
         return found
 
     def m4_anchors(self, where: FileId) -> list[Anchor]:
@@ -1757,6 +1776,8 @@ class Resolver:
             if not hits and all(path.lower().endswith(_PAGES) for _, path in files):
                 # An HTML file's ids (`<p id="a-word">`), read when one is linked.
                 hits = [a for f in files for a in self.index.html_ids(*f) if a.slug == name]
+            if not hits and len(files) == 1:
+                hits = [a for a in self.index.shortcode_ids(files[0]) if a.slug == name]
         if len({(a.repo, a.path) for a in hits}) == 1:
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
