@@ -302,10 +302,14 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # A folder of the repo mounted into the content is its pages under that URL
             # (gateway-api's site/hugo.toml mounts `../geps` at `content/geps`: the GEPs
             # are the site's /geps/ pages, and link its /docs/ pages so).
+            # (Not a content folder's part mounted again, opentelemetry.io's
+            # `content/en/docs` at `content/docs` for each language, nor one file.)
+            content_roots = [_join(where, folder) for folder in folders]
             for source, target in mounts:
-                sub = target.removeprefix("content/")
-                if target.startswith("content/") and sub and _holds(_join(where, source)):
-                    found.append(hugo(_join(where, source), base_url=sub))
+                sub, held = target.removeprefix("content/"), _join(where, source)
+                if target.startswith("content/") and sub and _holds(held) and held in dirs \
+                        and not any(held == r or held.startswith(r + "/") for r in content_roots):
+                    found.append(hugo(held, base_url=sub))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
             broken = _value(_JS_KEY, "onBrokenLinks", text)
