@@ -222,6 +222,8 @@ _SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.md$")
 # (`layouts/shortcodes/home/calendar_dark.html`), and an id an HTML template writes.
 _ANY_SHORTCODE_CALL = re.compile(r"\{\{[<%]-?\s*([\w][\w/.-]*)")
 _HTML_SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.html$")
+# A Markdown file named for a language (`_index.en.md`, `about.pt-br.md`).
+_NAMED_LANGUAGE = re.compile(r"\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)\.md$")
 # A folder named with a version (`gateway-api-0.7.1-custom`), and a project's licence.
 _VERSIONED_NAME = re.compile(r"\d+(?:\.\d+)+")
 _LICENCES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING", "license")
@@ -350,6 +352,7 @@ class WorkspaceIndex:
         self._id_shortcodes: dict[str, dict[str, tuple[bool, tuple[str, ...]]]] = {}  # _html_id_shortcodes()
         self._id_layouts: dict[str, frozenset[str]] = {}  # see _sections_with_id_layouts()
         self._generated_files: dict[FileId, bool] = {}  # see generated()
+        self._name_languages: dict[str, frozenset[str]] = {}  # see name_languages()
         self._m4: dict[FileId, list[Anchor]] = {}  # see m4_anchors()
         self._page_texts: dict[FileId, str | None] = {}  # see _page_text()
         self._labels: dict[tuple[str, str, str], dict[str, str]] = {}  # see sphinx_labels()
@@ -817,6 +820,19 @@ class WorkspaceIndex:
                 if module.endswith("." + name) or module == name
                 or any(module.endswith("." + name.rsplit(".", k)[0]) for k in range(1, name.count(".") + 1))}
 
+    def name_languages(self, repo: str) -> frozenset[str]:
+        """The languages a repo's Markdown files are named for (`about.en.md`: `en`):
+        the only ones a Hugo page's translation by name is looked for in (each try is a
+        lookup: opentelemetry.io's eleven languages, with none so named, made a cold
+        run of its set 2 s slower)."""
+        found = self._name_languages.get(repo)
+        if found is None:
+            snap = self.snapshots.get(repo)
+            found = self._name_languages[repo] = frozenset(
+                m.group(1).lower() for p in (snap.paths if snap is not None else ())
+                if (m := _NAMED_LANGUAGE.search(p)) is not None)
+        return found
+
     def vendored_project(self, repo: str, path: str) -> bool:
         """Whether a file lies in another project's copy: a folder that holds its own
         licence and is named as a copy (`vendor/...`, or with a version:
@@ -1179,7 +1195,8 @@ class Resolver:
             pages: tuple[str, ...] = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
                 (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
             if site is not None and site.languages:  # a Hugo section's `_index.en.md`
-                pages += tuple(f"{stem}.{language}.md" for language in site.languages
+                named = self.index.name_languages(ref.repo)
+                pages += tuple(f"{stem}.{language}.md" for language in site.languages if language in named
                                for stem in ("_index", "index"))
             shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
             page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
@@ -1682,8 +1699,10 @@ class Resolver:
                 # MyST reads a link to no file as a document's name: pip's `[pip](pip)`
                 # in cli/index.md is cli/pip.rst.
                 routes += (f"{bare}.rst", f"{bare}/index.rst")
-            if site.renderer == HUGO:  # a page translated by its file's name: `_index.en.md`
-                routes += tuple(f"{r[:-3]}.{language}.md" for r in routes for language in site.languages)
+            if site.renderer == HUGO and site.languages:  # translated by its file's name: `_index.en.md`
+                named = self.index.name_languages(repo)
+                routes += tuple(f"{r[:-3]}.{language}.md" for r in routes for language in site.languages
+                                if language in named)
         elif f".{ext.lower()}" in _PAGES:
             routes = (bare[:len(bare) - len(ext) - 1] + ".md",)
         elif site.renderer == MDBOOK and base == "index.md":
