@@ -227,7 +227,9 @@ _NAMED_LANGUAGE = re.compile(r"\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)\.md$")
 # A folder named with a version (`gateway-api-0.7.1-custom`), and a project's licence.
 _VERSIONED_NAME = re.compile(r"\d+(?:\.\d+)+")
 _LICENCES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING", "license")
-_SECTION_LAYOUT = re.compile(r"(?:^|/)layouts/([^/]+)/[^/]+\.html$")
+# A section's own layout (`layouts/adopters/list.html`; not `_default/`, `shortcodes/`,
+# `partials/`).
+_SECTION_LAYOUT = re.compile(r"(?:^|/)layouts/(?!_|shortcodes/|partials/)([^/]+)/[^/]+\.html$")
 _TEMPLATED_ID = re.compile(r"""\bid\s*=\s*["']?\{\{""")
 _LITERAL_ID = re.compile(r"""\bid\s*=\s*["']([A-Za-z][\w:.-]*)["']""")
 # A bundler's alias heading a path (`@assets/a.svg`), not a URL typed after an `@`
@@ -736,13 +738,18 @@ class WorkspaceIndex:
         and those it writes as they are (shortcode_ids)."""
         found = self._id_shortcodes.get(repo)
         if found is None:
-            snap = self.snapshots.get(repo)
-            named = {p: m.group(1) for p in (snap.paths if snap is not None else ())
-                     if "shortcodes/" in p and (m := _HTML_SHORTCODE_TEMPLATE.search(p)) is not None}
             found = self._id_shortcodes[repo] = {
-                named[p]: (_TEMPLATED_ID.search(text) is not None, tuple(_LITERAL_ID.findall(text)))
-                for p, text in self.texts(repo, sorted(named)).items() if "id" in text}
+                name: (_TEMPLATED_ID.search(text) is not None, tuple(_LITERAL_ID.findall(text)))
+                for name, text in self._templates(repo, _HTML_SHORTCODE_TEMPLATE) if "id" in text}
         return found
+
+    def _templates(self, repo: str, pattern: re.Pattern[str]) -> list[tuple[str, str]]:
+        """The Hugo templates whose paths `pattern` matches, as (the name its first
+        group gives, the text), read in one pass."""
+        snap = self.snapshots.get(repo)
+        named = {p: m.group(1) for p in (snap.paths if snap is not None else ())
+                 if "layouts/" in p and (m := pattern.search(p)) is not None}
+        return [(named[p], text) for p, text in self.texts(repo, sorted(named)).items()]
 
     def _sections_with_id_layouts(self, repo: str) -> frozenset[str]:
         """The sections whose own Hugo layouts (`layouts/adopters/list.html`, not
@@ -750,12 +757,9 @@ class WorkspaceIndex:
         makes no heading's)."""
         found = self._id_layouts.get(repo)
         if found is None:
-            snap = self.snapshots.get(repo)
-            named = {p: m.group(1) for p in (snap.paths if snap is not None else ())
-                     if (m := _SECTION_LAYOUT.search(p)) is not None and not m.group(1).startswith("_")
-                     and m.group(1) not in ("shortcodes", "partials")}
             found = self._id_layouts[repo] = frozenset(
-                named[p] for p, text in self.texts(repo, sorted(named)).items() if _TEMPLATED_ID.search(text))
+                section for section, text in self._templates(repo, _SECTION_LAYOUT)
+                if _TEMPLATED_ID.search(text))
         return found
 
     def m4_anchors(self, where: FileId) -> list[Anchor]:
