@@ -29,6 +29,7 @@ from operator import itemgetter
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS, in_tests, language_of
 from anchorcheck.extract.locations import copied_path
+from anchorcheck.extract.scanners import scan
 from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
@@ -179,11 +180,8 @@ class RemovedMentions:
             self._own.cancel()
 
 
-# What opens a comment's text on a line, before a call there (_still_called).
-_COMMENT_STARTS = ("//", "/*", "*", "#", "--", ";", "%", '"""', "'''", "<!--")
-_COMMENT_MARKERS = ("//", "/*", " # ", "\t# ", " -- ")
 # Files whose lines are no code: a call shape there is prose.
-_PROSE = frozenset({"markdown", "yaml", "toml", "ini", None})
+_PROSE = frozenset({"markdown", "yaml", "toml", "ini"})
 # A mention's qualifier: a dotted name it starts with (`os.path.isfile()`), or one
 # written before it.
 _QUALIFIED = re.compile(r"([A-Za-z_][\w.]*)\.([A-Za-z_]\w*)")
@@ -192,7 +190,8 @@ _QUALIFIER = re.compile(r"([A-Za-z_][\w.]*)\.$")
 
 def _still_called(text: str, mention: Mention) -> bool:
     """Whether the file mentioning a removed name still calls it in its code (`name(`
-    where no comment's text is, on another line than the mention's), or its mention is
+    outside its comments and docstrings, as the scanner reads them, on another line than
+    the mention's), or its mention is
     qualified by a standard library module's name (`os.path.isfile()`)."""
     lines = text.split("\n")
     said = lines[mention.line - 1] if 0 < mention.line <= len(lines) else ""
@@ -202,16 +201,20 @@ def _still_called(text: str, mention: Mention) -> bool:
         qualified = _QUALIFIER.search(said[:at].rstrip("`"))
     if qualified is not None and qualified.group(1).partition(".")[0] in sys.stdlib_module_names:
         return True
-    if language_of(mention.path) in _PROSE:
+    language = language_of(mention.path)
+    if language is None or language in _PROSE:
         return False  # (a page's `WithReportFocus()` is prose: an upgrade guide's record)
     call = re.compile(rf"(?<![\w$]){re.escape(mention.name)}\s*\(")
+    commented: dict[int, list[tuple[int, int]]] | None = None  # line -> comment text's columns
     for number, line in enumerate(lines, 1):
         if mention.name in line and number != mention.line:
             for m in call.finditer(line):
-                before = line[:m.start()]
-                commented = before.lstrip().startswith(_COMMENT_STARTS) \
-                    or any(c in before for c in _COMMENT_MARKERS)
-                if not commented:
+                if commented is None:
+                    commented = defaultdict(list)
+                    for comment in scan(text, language):
+                        for cl in comment.lines:
+                            commented[cl.line].append((cl.col, cl.col + len(cl.text)))
+                if not any(a <= m.start() < b for a, b in commented.get(number, ())):
                     return True
     return False
 
