@@ -185,6 +185,10 @@ _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
 _JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
+# A MkDocs config under another name, built with `mkdocs build -f` (textual's
+# mkdocs-online.yml and mkdocs-offline.yml, each `INHERIT: mkdocs-common.yml`).
+_MKDOCS_VARIANT = re.compile(r"mkdocs[-_.][\w.-]+\.ya?ml")
+_MKDOCS_KEYS = re.compile(r"(?m)^(?:site_name|INHERIT|docs_dir|nav)\s*:")
 _REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
 
 
@@ -194,7 +198,8 @@ def candidates(paths: Iterable[str]) -> list[str]:
     time of posixpath's basename and a search of every path.)"""
     return sorted(p for p in paths if (p[p.rfind("/") + 1:] in _CONFIG_NAMES
                                        and (not p.endswith("index.html") or p.count("/") <= 1))
-                  or ((".vitepress/" in p or ".vuepress/" in p) and _VITEPRESS_CONFIG.search(p)))
+                  or ((".vitepress/" in p or ".vuepress/" in p) and _VITEPRESS_CONFIG.search(p))
+                  or ("mkdocs" in p and _MKDOCS_VARIANT.fullmatch(p[p.rfind("/") + 1:]) is not None))
 
 
 def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[str]) -> tuple[Site, ...]:
@@ -227,11 +232,15 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             found.append(Site(VITEPRESS, _join(site_dir, src), config,
                               attrs=(left or "{", right or "}") if left or right else None,
                               checks_links=_IGNORE_DEAD_LINKS.search(script) is None))
-        elif base.startswith("mkdocs."):
-            text = read(config)
+        elif base.startswith("mkdocs"):
+            text = _mkdocs_config(config, read, known)
+            if text is None:
+                continue
             docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
             tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
             strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
+            if any(s.renderer == MKDOCS and s.root == _join(where, docs) for s in found):
+                continue  # another config's build of the same folder (mkdocs.insiders.yml)
             found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
                               checks_links=strict))
         elif base == "config.toml" and _join(where, "content") in dirs and _ZOLA.search(read(config) or ""):
@@ -388,6 +397,32 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if "extensions" in text or "sphinx" in text.lower():
                 found.append(Site(SPHINX, where, config))
     return tuple(found)
+
+
+def _mkdocs_config(config: str, read: Callable[[str], str | None], known: AbstractSet[str]) -> str | None:
+    """A MkDocs config's text, the configs it INHERITs after it (a key found first
+    wins, as the child's does in MkDocs); None for a file that is no MkDocs config,
+    or is one only other configs INHERIT (a fragment, not a build of its own). The
+    configs of one folder that share a docs folder make one site, the first's."""
+    text = read(config)
+    base = posixpath.basename(config)
+    if base not in ("mkdocs.yml", "mkdocs.yaml"):
+        if text is None or _MKDOCS_KEYS.search(text) is None:
+            return None
+        where = posixpath.dirname(config)
+        for other in known:
+            if other != config and posixpath.dirname(other) == where and \
+                    posixpath.basename(other).startswith("mkdocs") and \
+                    _value(_YAML_KEY, "INHERIT", read(other)) == base:
+                return None  # inherited by another config: that one is the build
+    texts, seen = [text or ""], {config}
+    while (parent := _value(_YAML_KEY, "INHERIT", texts[-1])) is not None:
+        path = _join(posixpath.dirname(config), parent)
+        if path in seen:
+            break
+        seen.add(path)
+        texts.append(read(path) or "")
+    return "\n".join(texts)
 
 
 def _js_block(text: str, key: str) -> str | None:

@@ -32,6 +32,20 @@ def test_sites_are_found_with_the_folders_their_pages_come_from() -> None:
            ("hugo", "web/pages")]
 
 
+def test_a_mkdocs_config_under_another_name_is_its_build_with_what_it_inherits() -> None:
+    # textual's: `mkdocs build -f mkdocs-online.yml`, which INHERITs mkdocs-common.yml;
+    # the common file is a fragment, and the offline build is the same folder's site.
+    assert _detect({
+        "mkdocs-common.yml": "site_name: Textual\ndocs_dir: pages\n",
+        "mkdocs-online.yml": "INHERIT: mkdocs-common.yml\nsite_url: https://x/\n",
+        "mkdocs-offline.yml": "INHERIT: mkdocs-common.yml\n",
+        "mkdocs-notes.yml.bak": "site_name: old\n",
+        "tools/mkdocs-helper.yml": "steps: []\n",  # no MkDocs config's keys
+        "api/mkdocs.insiders.yml": "INHERIT: mkdocs.yml\ndocs_dir: ref\n",
+        "api/mkdocs.yml": "site_name: api\n",
+    }) == [("mkdocs", "api/ref"), ("mkdocs", "api/docs"), ("mkdocs", "pages")]
+
+
 def test_the_deepest_site_shows_a_page_and_redirects_are_read() -> None:
     files = {
         "mkdocs.yml": "plugins:\n  - redirects:\n      redirect_maps:\n        'old.md': 'new/page.md'\n"
