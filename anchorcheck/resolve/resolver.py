@@ -1642,10 +1642,19 @@ class Resolver:
         # (An index page's URL is its folder, from which the link was read already.)
         index_page = stem.lower() in ("index", "_index", "readme")
         page_url = posixpath.dirname(ref.path) if index_page else posixpath.splitext(ref.path)[0]
-        joined = posixpath.normpath(posixpath.join(page_url, path))
+        if site.root and page_url.startswith(site.root + "/"):
+            # In the site's URL space, where a browser drops a `..` past the root
+            # (textual's styles/grid/index.md, at /styles/grid/, links
+            # `../../../css_types/integer`: /css_types/integer).
+            url = posixpath.normpath(posixpath.join(page_url[len(site.root):], path))
+            joined = posixpath.join(site.root, url.lstrip("/")) if url != "/" else site.root
+            # (An index page's link that stays in the site was read from its folder already.)
+            clamped = posixpath.normpath(posixpath.join(page_url, path)) != joined
+        else:
+            joined, clamped = posixpath.normpath(posixpath.join(page_url, path)), False
         if joined.startswith("../") or joined in (".", ".."):
             return None
-        found = None if index_page else self._page(ref.repo, joined, site)
+        found = None if index_page and not clamped else self._page(ref.repo, joined, site)
         if found is None and site.static and site.holds(joined):
             # A file the site serves from its static folder at that URL (kind's home
             # page, site/content/_index.md, shows `./logo/logo.png` from site/static/).

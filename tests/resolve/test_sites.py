@@ -141,6 +141,22 @@ def test_mkdocs_pages_include_snippets_and_give_inline_ids(ws: WorkspaceBuilder)
     assert "#nowhere" in found[0]["message"]
 
 
+def test_a_link_climbing_past_a_sites_root_stops_there_as_a_browser_does(ws: WorkspaceBuilder) -> None:
+    # textual's styles/grid/index.md is served at /styles/grid/: its raw HTML link
+    # `../../../css_types/integer` climbs past the root and lands on /css_types/integer.
+    ws.repo("textual", {
+        "mkdocs-common.yml": "site_name: Textual\n",
+        "mkdocs-online.yml": "INHERIT: mkdocs-common.yml\n",
+        "docs/css_types/integer.md": "# Integer\n",
+        "docs/styles/grid/index.md": '# Grid\n\n<a href="../../../css_types/integer">int</a>\n'
+                                     '<a href="../../../css_types/float">gone</a>\n',  # 4
+        "docs/styles/border.md": '# Border\n\n<a href="../../../../css_types/integer">int</a>\n',
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["path"], f["line"]) for f in found] == [
+        ("AC105", "docs/styles/grid/index.md", 4)], found
+
+
 _PATH_PARTS = st.sampled_from(["docs", ".vitepress", "config.ts", "config.mts", "mkdocs.yml", "conf.py", "hugo.toml",
                                "config.toml", "a.md", "x.vitepress", "config.js.bak", "", "mkdocs.yml.old"])
 
