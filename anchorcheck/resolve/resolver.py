@@ -226,6 +226,16 @@ _HTML_SHORTCODE_TEMPLATE = re.compile(r"(?:^|/)layouts/_?shortcodes/(.+)\.html$"
 _NAMED_LANGUAGE = re.compile(r"\.([A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})?)\.md$")
 # A folder named with a version (`gateway-api-0.7.1-custom`), and a project's licence.
 _VERSIONED_NAME = re.compile(r"\d+(?:\.\d+)+")
+# A site's folder of one version's pages: Docusaurus' `version-1.2`, Hugo's `v1.17.0`,
+# `1.28`, `v0.6`.
+_VERSION_FOLDER = re.compile(r"(?:^|/)(?:version-[^/]+|v?\d+(?:\.\d+)+(?:\.x)?)/")
+
+
+def _version_copy(path: str) -> bool:
+    """Whether a site page lies in one version's folder."""
+    return _VERSION_FOLDER.search(path) is not None
+
+
 _LICENCES = ("LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "COPYING", "license")
 # A section's own layout (`layouts/adopters/list.html`; not `_default/`, `shortcodes/`,
 # `partials/`).
@@ -1041,10 +1051,14 @@ class Resolver:
         if found.status is Status.RESOLVED and posixpath.basename(ref.path).lower().startswith("readme") \
                 and language_of(ref.path) == "markdown":
             site = self._renderer(ref)
-            if site is not None and site is not ANY_SITE and site.renderer not in OPAQUE_ROUTES:
+            if site is not None and site is not ANY_SITE and site.renderer not in OPAQUE_ROUTES \
+                    and not site.translates and not _version_copy(ref.path):
                 # GitHub shows a folder's README below its listing: a link there must
                 # work on GitHub too, not only on the site. (Not a web app's content
-                # README, cert-manager.io's sections: its app's source, not the docs.)
+                # README, cert-manager.io's sections: its app's source, not the docs.
+                # Nor a frozen version's or a translation's copy, which is read on the
+                # site: kubevela.io's 79 in versioned_docs/ and i18n/, the current
+                # page's warning once is enough.)
                 self._github_only = True
                 try:
                     on_github = self._resolve(ref)

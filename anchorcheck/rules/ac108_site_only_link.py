@@ -15,7 +15,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     What: a link in a folder's README, which a documentation site publishes
     (resolve/sites.py: MkDocs, Hugo, VitePress, Docusaurus, Sphinx) and GitHub shows
     below the folder's listing, that resolves only by the site's rules: its heading
-    ids, page URLs (`../install/`), extension-less links, redirects.
+    ids, page URLs (`../install/`), extension-less links, redirects. Not on a frozen
+    version's or a translation's copy of the page (`versioned_docs/version-1.2/`,
+    `i18n/zh/`), which nobody browses on GitHub: the current page's warning stands.
     Why: readers browsing the repo on GitHub follow it and land nowhere.
     Example: `[options](#build-target)` in docs/README.md of a VitePress site: GitHub's
     id for `## build.target` is `#buildtarget`.

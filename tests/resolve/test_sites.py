@@ -89,6 +89,23 @@ def test_a_readme_link_that_only_the_site_resolves_is_a_warning(ws: WorkspaceBui
     assert found[1]["message"].endswith("its fragment #build-target names no heading there")
 
 
+def test_no_site_only_warning_on_a_versions_or_a_translations_copy(ws: WorkspaceBuilder) -> None:
+    # kubevela.io: each version's and each locale's README links `./2021-12-roadmap`,
+    # as Docusaurus serves it; nobody reads the frozen copies on GitHub, and the current
+    # page's warning stands for them.
+    readme = "# Roadmap\n\n- [December](./2021-12-roadmap)\n"
+    ws.repo("site", {
+        "docusaurus.config.js": "module.exports = {}\n", "versions.json": '["v1.2"]\n',
+        "docs/roadmap/README.md": readme, "docs/roadmap/2021-12-roadmap.md": "# Dec\n",
+        "versioned_docs/version-v1.2/roadmap/README.md": readme,
+        "versioned_docs/version-v1.2/roadmap/2021-12-roadmap.md": "# Dec\n",
+        "i18n/zh/docusaurus-plugin-content-docs/current/roadmap/README.md": readme,
+        "i18n/zh/docusaurus-plugin-content-docs/current/roadmap/2021-12-roadmap.md": "# Dec\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["path"]) for f in found] == [("AC108", "docs/roadmap/README.md")], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
