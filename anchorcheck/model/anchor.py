@@ -124,6 +124,32 @@ def pandoc_slug(text: str) -> str:
     return text[first:] or "section"
 
 
+@functools.lru_cache(maxsize=4096)
+def blackfriday_slug(text: str) -> str:
+    """Hugo's heading id with `autoHeadingIDType = "blackfriday"`: letters and digits,
+    lower-cased, each run of anything else one dash, none at either end, so
+    `get_metrics` is `get-metrics` and `What's new 🗞️` is `what-s-new` (falco.org's
+    links; GitHub's are `get_metrics` and `whats-new-`)."""
+    out: list[str] = []
+    dash = False
+    for ch in text:
+        if ch.isalpha() or unicodedata.category(ch)[0] == "N":
+            if dash and out:
+                out.append("-")
+            dash = False
+            out.append(ch.lower())
+        else:
+            dash = True
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def github_ascii_slug(text: str) -> str:
+    """Hugo's heading id with `autoHeadingIDType = "github-ascii"`: GitHub's, with
+    accents and other non-ASCII letters dropped to ASCII (`Café` is `cafe`)."""
+    return github_slug(unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii"))
+
+
 _VITEPRESS_SPECIAL = compiled_on_use(r"[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:\"'“”‘’<>,.?/]+")
 _COMBINING = compiled_on_use(r"[\u0300-\u036f]")
 _CONTROL = compiled_on_use(r"[\u0000-\u001f]")

@@ -6,7 +6,7 @@ import functools
 import posixpath
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -27,6 +27,8 @@ from anchorcheck.index.plan import is_history
 from anchorcheck.model.anchor import (
     Anchor,
     AnchorKind,
+    blackfriday_slug,
+    github_ascii_slug,
     github_slug,
     pandoc_slug,
     slug_char,
@@ -229,6 +231,11 @@ _VERSIONED_NAME = re.compile(r"\d+(?:\.\d+)+")
 # A site's folder of one version's pages: Docusaurus' `version-1.2`, Hugo's `v1.17.0`,
 # `1.28`, `v0.6`.
 _VERSION_FOLDER = re.compile(r"(?:^|/)(?:version-[^/]+|v?\d+(?:\.\d+)+(?:\.x)?)/")
+
+
+# A Hugo site's `autoHeadingIDType` other than GitHub's: how it makes a heading's id.
+_HUGO_HEADING_IDS: dict[str, Callable[[str], str]] = {
+    "blackfriday": blackfriday_slug, "github-ascii": github_ascii_slug}
 
 
 def _version_copy(path: str) -> bool:
@@ -1863,17 +1870,20 @@ class Resolver:
     def _site_hits(self, frag: str, files: tuple[FileId, ...], site: Site) -> list[Anchor]:
         """The headings whose id on the site is `frag`, where GitHub's slug is not:
         Python-Markdown's (MkDocs; a repeated title's later ids `_1`, `_2`...) or
-        VitePress's (`-1`, `-2`...), or pandoc's (_PANDOC). Hugo, Docusaurus and MyST make
-        GitHub's."""
+        VitePress's (`-1`, `-2`...), or pandoc's (_PANDOC), or a Hugo site's other
+        `autoHeadingIDType`. Hugo, Docusaurus and MyST make GitHub's otherwise."""
         hits: list[Anchor] = []
         # (VuePress 2 slugs as VitePress does: both use @mdit-vue's slugify; so, near
         # enough, does GitBook, a run of spaces and punctuation one dash: nats.docs'
         # own contents list links `#visualizing-export-import-relationships`.)
-        ways = {MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
+        ways: tuple[tuple[Callable[[str], str], str], ...] = {
+                MKDOCS: ((toc_slug, "_"),), VITEPRESS: ((vitepress_slug, "-"),),
                 VUEPRESS: ((vitepress_slug, "-"),), GITBOOK: ((vitepress_slug, "-"),),
                 ANY_SITE.renderer: ((toc_slug, "_"), (vitepress_slug, "-")),
                 _PANDOC.renderer: ((pandoc_slug, "-"),),
                 }.get(site.renderer, ())
+        if site.renderer == HUGO and site.heading_ids in _HUGO_HEADING_IDS:
+            ways = ((_HUGO_HEADING_IDS[site.heading_ids], "-"),)
         given = _given_id(site.attrs) if site.attrs is not None else None
         for f in files:
             headings = [a for a in self.index.by_file.get(f, []) if a.kind is AnchorKind.MARKDOWN]

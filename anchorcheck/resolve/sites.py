@@ -136,6 +136,9 @@ class Site:
     # `about.en.md`, served as `about/` (the relearn theme's exampleSite:
     # `_index.en.md` in each section).
     languages: tuple[str, ...] = ()
+    # A Hugo site's `autoHeadingIDType` (goldmark's heading ids): "github" (its default),
+    # "github-ascii" or "blackfriday".
+    heading_ids: str = ""
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -181,6 +184,7 @@ _HUGO_MOUNT = re.compile(r"""(?m)^[ \t]*(?:-[ \t]*)?['"]?source['"]?\s*[=:]\s*['
                          r"""[ \t]*['"]?target['"]?\s*[=:]\s*['"]?([^'"#\s]+?)/?['"]?[ \t]*$""")
 # Zola's config: `base_url` (Hugo's is `baseURL`).
 _ZOLA = re.compile(r"(?m)^base_url\s*=")
+_HEADING_ID_TYPE = re.compile(r"""(?mi)^\s*['"]?autoHeadingIDType['"]?\s*[=:]\s*['"]?([\w-]+)""")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
@@ -300,7 +304,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                                      hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
                                      get_page="GetPage" in hooks, link_hook=bool(hooks),
                                      languages=(default, *sorted(languages - {default})),
-                                     term_ids=_TERM_IDS.search(text) is not None)
+                                     term_ids=_TERM_IDS.search(text) is not None,
+                                     heading_ids=(m.group(1).lower() if (m := _HEADING_ID_TYPE.search(text))
+                                                  else ""))
             # Its content folders: the folders its module mounts as content (which
             # replace the default), else each language's `contentDir` (glossary's
             # content/en, content/bn, ...), else `content`.

@@ -106,6 +106,23 @@ def test_no_site_only_warning_on_a_versions_or_a_translations_copy(ws: Workspace
     assert [(f["code"], f["path"]) for f in found] == [("AC108", "docs/roadmap/README.md")], found
 
 
+def test_a_hugo_sites_heading_id_type_makes_its_ids(ws: WorkspaceBuilder) -> None:
+    # falco.org: `autoHeadingIDType = "blackfriday"`, so `### get_metrics` is #get-metrics
+    # and `## What's new 🗞️` is #what-s-new. (GitHub's id is taken too, as on every site.)
+    page = ("# Plugins\n\n### get_metrics\n\n## What's new 🗞️\n\n"
+            "[a](#get-metrics) [b](#what-s-new) [c](#get_metrics) [d](#what-s-old)\n")  # 7
+    ws.repo("falco", {
+        "config/_default/config.toml": 'baseURL = "/"\n[markup.goldmark.parser]\n'
+                                       '  autoHeadingIDType = "blackfriday"\n',
+        "content/en/docs/plugins.md": page,
+    })
+    ws.repo("ascii", {"hugo.toml": 'baseURL = "/"\n[markup.goldmark.parser]\nautoHeadingIDType = "github-ascii"\n',
+                      "content/cafe.md": "## Café crème\n\n[a](#cafe-creme) [b](#cafe-crema)\n"})  # 3
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert sorted((f["repo"], f["code"], f["line"], f["column"]) for f in found) == [
+        ("ascii", "AC101", 3, 18), ("falco", "AC101", 7, 54)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
