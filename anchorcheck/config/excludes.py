@@ -151,6 +151,12 @@ def _rule_regex(pattern: str) -> re.Pattern[str]:
     return re.compile(_translate(pattern), re.DOTALL)
 
 
+@functools.lru_cache(maxsize=256)
+def _lowered(ignore: IgnoreFile) -> IgnoreFile:
+    return IgnoreFile(ignore.directory.lower(),
+                      tuple(IgnoreRule.of(r.pattern.lower(), r.negated) for r in ignore.rules))
+
+
 @dataclass(frozen=True, slots=True)
 class IgnoreFile:
     """One `.gitignore` of a tree: its directory and its rules, in order."""
@@ -172,6 +178,11 @@ class IgnoreFile:
                 continue
             rules.append(IgnoreRule.of(pattern, negated))
         return cls(directory, tuple(rules))
+
+    def lowered(self) -> IgnoreFile:
+        """This file with its directory and patterns in lower case: what it ignores
+        among a site's lower-cased URLs (Hugo's)."""
+        return _lowered(self)
 
     def verdict(self, path: str) -> bool | None:
         """Whether this file ignores `path` (its last matching rule says), or None

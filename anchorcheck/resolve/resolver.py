@@ -556,15 +556,14 @@ class WorkspaceIndex:
             return []
 
     def page_ignoring_case(self, repo: str, path: str) -> str | None:
-        """The one Markdown file whose path is `path` but for case, if one is."""
+        """The one file whose path is `path` but for case, if one is."""
         pages = self._pages_by_lower.get(repo)
         if pages is None:
             pages = {}
             snap = self.snapshots.get(repo)
             for p in snap.paths if snap is not None else ():
-                if p.endswith(".md"):
-                    key = p.lower()
-                    pages[key] = None if key in pages else p  # two such pages: neither
+                key = p.lower()
+                pages[key] = None if key in pages else p  # two such files: neither
             self._pages_by_lower[repo] = pages
         return pages.get(path.lower())
 
@@ -1305,6 +1304,14 @@ class Resolver:
         built elsewhere), under some `.gitignore`'s directory."""
         if any(self.index.git_ignores(repo, path) for repo, path in located.files):
             return True
+        site = self._renderer(ref)
+        if site is not None and site.renderer == HUGO and ref.relative and any(
+                git_ignores([f.lowered() for f in self.index.ignore_files(repo)], path.lower())
+                for repo, path in located.files):
+            # Hugo's URLs are lower case: tekton.dev's `/docs/pipelines/install/` is a
+            # page of content/en/docs/Pipelines/, which its build syncs from another repo
+            # (its .gitignore names it so).
+            return True
         in_page = ref.relative and language_of(ref.path) == "markdown"
         if ref.via_url or ref.target_repo is not None or in_page:
             return False  # it names one place, which was asked
@@ -1743,6 +1750,8 @@ class Resolver:
             # mdBook renders a chapter's README.md as its folder's index.html: a link to
             # `index.md` is that page (clippy's continuous_integration/index.md).
             routes = (posixpath.join(posixpath.dirname(bare), "README.md"),)
+        elif (published := self._hugo_file(repo, bare, site)) is not None:
+            return published
         elif site.renderer in OPAQUE_ROUTES and ext.lower() == "md":
             # A web app's link plugin turns a page's source into its URL, dropping `.md`
             # and `/README` (cert-manager.io's lib/remark-plugins/links): `x/README.md`
@@ -1759,6 +1768,15 @@ class Resolver:
             # is 2020-02-Promtail-Push-API.md.
             found = self.index.page_ignoring_case(repo, f"{bare}.md")
         return found
+
+    def _hugo_file(self, repo: str, path: str, site: Site | None) -> str | None:
+        """A file a Hugo site publishes at a lower-cased URL: tekton.dev's
+        `concept-runs.png` beside content/en/docs/Concepts/concept-model.md is
+        /docs/concepts/concept-runs.png."""
+        if site is None or site.renderer != HUGO or not site.holds(path):
+            return None
+        found = self.index.page_ignoring_case(repo, path)
+        return found if found is not None and not found.endswith(".md") else None
 
     def _in_repo(self, ref: Reference, repo: str, path: str) -> tuple[FileId, ...] | Resolution:
         if self.index.has_file(repo, path):

@@ -123,6 +123,23 @@ def test_a_hugo_sites_heading_id_type_makes_its_ids(ws: WorkspaceBuilder) -> Non
         ("ascii", "AC101", 3, 18), ("falco", "AC101", 7, 54)], found
 
 
+def test_a_hugo_sites_urls_are_lower_case(ws: WorkspaceBuilder) -> None:
+    # tekton.dev: content/en/docs/Concepts/ is /docs/concepts/, its images too, and
+    # /docs/pipelines/ is content/en/docs/Pipelines/, which the build syncs from another
+    # repo and .gitignore names.
+    ws.repo("tekton", {
+        "config.toml": 'baseURL = "/"\ncontentDir = "content/en"\n',
+        ".gitignore": "# Synced docs\ncontent/en/docs/Pipelines\n",
+        "content/en/docs/Concepts/_index.md": "# Concepts\n",
+        "content/en/docs/Concepts/runs.png": "png",
+        "content/en/docs/Concepts/model.md": (
+            "# Model\n\n![runs](../runs.png) ![gone](../walks.png)\n\n"  # 3
+            "[install](/docs/pipelines/install/) [cli](/docs/cli/)\n"),  # 5
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC105", 3, 23), ("AC105", 5, 37)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
