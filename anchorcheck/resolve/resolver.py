@@ -937,7 +937,7 @@ class WorkspaceIndex:
                 found = jekyll_routes(site.root, paths, read, config)
             elif site.renderer == HUGO:
                 found = hugo_routes(site.root, paths, read, dict(site.permalinks), site.languages,
-                                    site.base_url)
+                                    site.base_url, site.mounted_pages)
             elif site.renderer == DOCUSAURUS:
                 found = docusaurus_routes(site.root, site.base_url, paths, read)
             else:

@@ -341,16 +341,20 @@ def _permalink(rel: str, matter: Mapping[str, Any], pattern: str, languages: Col
 
 def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Mapping[str, str]],
                 permalinks: Mapping[str, str] | None = None, languages: Collection[str] = (),
-                base: str = "") -> Routes:
+                base: str = "", mounted: Iterable[tuple[str, str]] = ()) -> Routes:
     """A Hugo site's pages at the URLs their paths give, at those their front matter
     gives (`url:`, `aliases:`), and at those its `permalinks` patterns give a
     section's pages (linkerd.io's blog: `/:year/:month/:day/:slug/`); `base`: the URL a
-    mounted folder's pages are under."""
+    mounted folder's pages are under; `mounted`: (a page's path in the content, the
+    file mounted there)."""
     prefix = f"{root}/" if root else ""
     # (Each Markdown page's front matter, read once for what it declares and for the
     # permalink patterns.)
     sources = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown"))]
-    matters = {p: front_matter(t) for p, t in read(sources).items() if t.startswith(("---", "+++"))}
+    # (Hugo skips blank lines before a page's front matter: buildpacks.io's pack/_index.md
+    # starts with one, then its `aliases`.)
+    matters = {p: front_matter(t) for p, t in ((p, t.lstrip()) for p, t in read(sources).items())
+               if t.startswith(("---", "+++"))}
     declared = _declared_routes(matters, ("url", "aliases"))
     by_url = dict(declared.by_url)
     by_file = dict(declared.by_file)
@@ -361,6 +365,8 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
             url = f"/{base.strip('/')}{url}"
         by_url.setdefault(url_key(url), path)
         by_file.setdefault(path, url)
+    for target, source in mounted:
+        by_url.setdefault(url_key(hugo_url(target, languages)), source)
     for path in pages if permalinks else ():
         rel = path[len(prefix):]
         pattern = permalinks.get(rel.partition("/")[0]) if permalinks else None

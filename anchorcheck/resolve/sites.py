@@ -139,6 +139,10 @@ class Site:
     # A Hugo site's `autoHeadingIDType` (goldmark's heading ids): "github" (its default),
     # "github-ascii" or "blackfriday".
     heading_ids: str = ""
+    # A Hugo site's pages mounted from one file each: (the page's path under the
+    # content folder, the file it is), buildpacks.io's `.common/concepts/buildpack.md`
+    # shown as three sections' `concepts/buildpack.md`.
+    mounted_pages: tuple[tuple[str, str], ...] = ()
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -292,6 +296,12 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
                 continue  # a config.toml beside content/ that is no Hugo site's
             served = _value(syntax, "staticDir", text) or "static"
+            # Its themes' static folders are served at the root too (buildpacks.io's
+            # /images/ are themes/buildpacks/static/images/).
+            theme = settings.get("theme")
+            themes = [theme] if isinstance(theme, str) else [t for t in theme if isinstance(t, str)] \
+                if isinstance(theme, list) else []
+            statics = (_join(where, served), *(_join(where, f"themes/{t}/static") for t in themes))
             # Its link render hook, its own or its theme's (`themes/x/layouts/...`).
             hooks = "".join(read(p) or "" for p in sorted(known) if p.endswith("/_markup/render-link.html")
                             and (not where or p.startswith(where + "/")) and "/layouts/" in f"/{p}")
@@ -299,7 +309,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             mounts = _HUGO_MOUNT.findall(text)
             outside = tuple(sorted({target.removeprefix("content/") for source, target in mounts
                                     if target.startswith("content/") and not _holds(_join(where, source))}))
-            hugo = functools.partial(Site, HUGO, config=config, static=(_join(where, served),),
+            pages = tuple((target.removeprefix("content/"), _join(where, source)) for source, target in mounts
+                          if target.startswith("content/") and _join(where, source) in known)
+            hugo = functools.partial(Site, HUGO, config=config, static=statics, mounted_pages=pages,
                                      built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
                                      hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
                                      get_page="GetPage" in hooks, link_hook=bool(hooks),

@@ -140,6 +140,24 @@ def test_a_hugo_sites_urls_are_lower_case(ws: WorkspaceBuilder) -> None:
     assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC105", 3, 23), ("AC105", 5, 37)], found
 
 
+def test_a_hugo_sites_theme_static_mounted_files_and_aliases_after_a_blank_line(ws: WorkspaceBuilder) -> None:
+    # buildpacks.io: /images/ from themes/buildpacks/static, a page mounted from one
+    # file into three sections, and pack/_index.md's aliases after a blank first line.
+    ws.repo("bp", {
+        "config.toml": ('baseURL = "/"\ntheme = "buildpacks"\n[[module.mounts]]\n  source = "content"\n'
+                        '  target = "content"\n[[module.mounts]]\n  source = "content/docs/.common/bp.md"\n'
+                        '  target = "content/docs/operators/bp.md"\n'),
+        "themes/buildpacks/static/images/how.svg": "<svg/>",
+        "content/docs/.common/bp.md": "# Buildpack\n",
+        "content/docs/pack/_index.md": '\n+++\ntitle = "Pack"\naliases = [\n  "/docs/install-pack/",\n]\n+++\n',
+        "content/docs/guide.md": ("# Guide\n\n![how](/images/how.svg) ![why](/images/why.svg)\n\n"  # 3
+                                  "[bp](/docs/operators/bp/) [gone](/docs/authors/bp/)\n\n"  # 5
+                                  "[pack][p]\n\n[p]: /docs/install-pack\n"),
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC105", 3, 26), ("AC105", 5, 27)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
