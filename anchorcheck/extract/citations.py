@@ -222,10 +222,11 @@ def find_references(
                                      claim=_TITLE if _title_shaped(comment, line, m.group(0)) else None)
     if "github.com/" in text or "githubusercontent.com/" in text or "/-/blob/" in text or "/-/tree/" in text:
         # In Markdown nothing in a code span is a link: a URL shown there is text
-        # (jaeger's OpenSSF evidence table lists the stale URLs to replace so). (A span
-        # read across a line or a table's `|` is not trusted: a table's cells are read
-        # one by one, which code_spans does not; oauth2-proxy's chart README.)
-        shown = [(a, b) for a, b in code_spans(text) if "\n" not in text[a:b] and "|" not in text[a:b]] \
+        # (jaeger's OpenSSF evidence table lists the stale URLs to replace so; gunicorn's
+        # old news keeps reST's `` `name <url>`_ `` across two lines of a list item). (A
+        # span across a table's `|` or a blank line is not trusted: a table's cells are
+        # read one by one, which code_spans does not; oauth2-proxy's chart README.)
+        shown = [(a, b) for a, b in code_spans(text) if "\n\n" not in text[a:b] and "|" not in text[a:b]] \
             if "`" in text and comment.kind in ("prose", "heading") else []
         for m in _BLOB_URL.finditer(text):
             if shown and any(a <= m.start() < b for a, b in shown):

@@ -147,6 +147,10 @@ def test_a_markdown_link_inside_a_code_span_is_code() -> None:
     row = f"| `a` | see [x]({url}#L1) for values | `nil` |\n"
     assert [p for _, _, _, p in refs(row, "markdown")] == ["SECURITY.md"]
     assert [p for _, _, _, p in refs(f"# see `{url}`\n")] == ["SECURITY.md"]
+    # A span may run over the lines of a list item (gunicorn's old news keeps reST's
+    # `` `name <url>`_ ``); not over a blank line.
+    item = f"* An example:\n  `example.py\n  <{url}>`_.\n"
+    assert [p for _, _, _, p in refs(item, "markdown")] == []
 
 
 def test_a_path_and_fragment_shown_in_a_markdown_code_span_is_code() -> None:
