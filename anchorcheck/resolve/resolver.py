@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import functools
 import posixpath
 import re
@@ -42,6 +43,7 @@ from anchorcheck.resolve.routes import (
     JekyllConfig,
     Routes,
     docusaurus_routes,
+    front_matter,
     hugo_routes,
     jekyll_routes,
 )
@@ -1669,7 +1671,8 @@ class Resolver:
         stem = posixpath.splitext(posixpath.basename(ref.path))[0]
         # (An index page's URL is its folder, from which the link was read already.)
         index_page = stem.lower() in ("index", "_index", "readme")
-        page_url = posixpath.dirname(ref.path) if index_page else posixpath.splitext(ref.path)[0]
+        page_url = self._blog_post_url(ref, site) or (
+            posixpath.dirname(ref.path) if index_page else posixpath.splitext(ref.path)[0])
         if site.root and page_url.startswith(site.root + "/"):
             # In the site's URL space, where a browser drops a `..` past the root
             # (textual's styles/grid/index.md, at /styles/grid/, links
@@ -1690,6 +1693,23 @@ class Resolver:
             found = next((f for f in (posixpath.join(d, rel) for d in site.static)
                           if self.index.has_file(ref.repo, f)), None)
         return found
+
+    def _blog_post_url(self, ref: Reference, site: Site) -> str | None:
+        """A MkDocs Material blog post's URL, as a path in the repo: the blog plugin
+        serves `blog/posts/x.md` at `blog/YYYY/MM/DD/<slug>/` by its front matter's
+        date (textual's posts link `../../../../images/...`, which is `blog/images/`).
+        None for any other page, or a post whose date cannot be read."""
+        if site.renderer != MKDOCS or not site.blog_dir:
+            return None
+        blog = posixpath.join(site.root, site.blog_dir) if site.root else site.blog_dir
+        if not ref.path.startswith(f"{blog}/posts/"):
+            return None
+        date = front_matter(self.index.text(ref.repo, ref.path) or "").get("date")
+        if isinstance(date, dict):
+            date = date.get("created")
+        if not isinstance(date, datetime.date):
+            return None
+        return f"{blog}/{date:%Y/%m/%d}/{posixpath.splitext(posixpath.basename(ref.path))[0]}"
 
     def _in_default_language(self, ref: Reference, path: str, site: Site) -> str | None:
         """A link in a translated page that resolves in the English page's place: a

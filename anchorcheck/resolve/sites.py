@@ -29,7 +29,7 @@ import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from anchorcheck.resolve.routes import JekyllConfig, hugo_permalinks, read_structured
 
@@ -143,6 +143,10 @@ class Site:
     # content folder, the file it is), buildpacks.io's `.common/concepts/buildpack.md`
     # shown as three sections' `concepts/buildpack.md`.
     mounted_pages: tuple[tuple[str, str], ...] = ()
+    # A MkDocs Material site's blog plugin: its folder under the docs (`blog`), whose
+    # `posts/` are served at `blog/YYYY/MM/DD/slug/` by their date; "" without one, or
+    # where the config changes the posts' URL format.
+    blog_dir: str = ""
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -196,6 +200,7 @@ _JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
 # A MkDocs config under another name, built with `mkdocs build -f` (textual's
 # mkdocs-online.yml and mkdocs-offline.yml, each `INHERIT: mkdocs-common.yml`).
 _MKDOCS_VARIANT = re.compile(r"mkdocs[-_.][\w.-]+\.ya?ml")
+_MKDOCS_BLOG = re.compile(r"(?m)^[ \t]+(?:-[ \t]*)?(?:material/)?blog[ \t]*:?[ \t]*$")
 _MKDOCS_KEYS = re.compile(r"(?m)^(?:site_name|INHERIT|docs_dir|nav)\s*:")
 _REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
 
@@ -247,10 +252,19 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
             tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
             strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
-            if any(s.renderer == MKDOCS and s.root == _join(where, docs) for s in found):
-                continue  # another config's build of the same folder (mkdocs.insiders.yml)
+            blog = "" if not text or _MKDOCS_BLOG.search(text) is None or "post_url_" in text \
+                else _value(_YAML_KEY, "blog_dir", text) or "blog"
+            same = next((i for i, s in enumerate(found)
+                         if s.renderer == MKDOCS and s.root == _join(where, docs)), None)
+            if same is not None:
+                # Another config's build of the same folder (textual's mkdocs-offline.yml
+                # and mkdocs-online.yml, mkdocs.insiders.yml): a page is served by either,
+                # so what either build adds holds (the online build's blog).
+                found[same] = replace(found[same], blog_dir=found[same].blog_dir or blog.strip("./"),
+                                      redirects={**_redirects(text), **found[same].redirects})
+                continue
             found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
-                              checks_links=strict))
+                              checks_links=strict, blog_dir=blog.strip("./")))
         elif base == "config.toml" and _join(where, "content") in dirs and _ZOLA.search(read(config) or ""):
             found.append(Site(ZOLA, _join(where, "content"), config, static=(_join(where, "static"),)))
         elif base == "index.html":

@@ -158,6 +158,23 @@ def test_a_hugo_sites_theme_static_mounted_files_and_aliases_after_a_blank_line(
     assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC105", 3, 26), ("AC105", 5, 27)], found
 
 
+def test_a_material_blog_post_links_from_its_dated_url(ws: WorkspaceBuilder) -> None:
+    # textual: the online build's blog plugin serves blog/posts/year-in-review.md at
+    # /blog/2022/12/20/year-in-review/, so `../../../../images/x.png` is blog/images/.
+    post = ("---\ndate: 2022-12-20\n---\n# A year\n\n"
+            '<img src="../../../../images/demo.png"> <img src="../../../../images/gone.png">\n')  # 6
+    ws.repo("textual", {
+        "mkdocs-common.yml": "site_name: Textual\n",
+        "mkdocs-offline.yml": "INHERIT: mkdocs-common.yml\n",
+        "mkdocs-online.yml": "INHERIT: mkdocs-common.yml\nplugins:\n  blog:\n  rss:\n",
+        "docs/blog/images/demo.png": "png", "docs/blog/posts/year-in-review.md": post,
+        "docs/blog/posts/undated.md": '# Undated\n\n<img src="../../../../images/demo.png">\n',  # 3
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["path"], f["line"], f["column"]) for f in found] == [
+        ("docs/blog/posts/undated.md", 3, 1), ("docs/blog/posts/year-in-review.md", 6, 41)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
