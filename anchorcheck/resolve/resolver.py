@@ -1770,6 +1770,10 @@ class Resolver:
             # mdBook renders a chapter's README.md as its folder's index.html: a link to
             # `index.md` is that page (clippy's continuous_integration/index.md).
             routes = (posixpath.join(posixpath.dirname(bare), "README.md"),)
+        elif site.renderer == HUGO and site.get_page and ext.lower() == "md":
+            # A link render hook's GetPage drops the `.md` and finds a section or a
+            # bundle (contour's `/getting-started.md` is getting-started/_index.md).
+            routes = (f"{bare[:-3]}/_index.md", f"{bare[:-3]}/index.md")
         elif (published := self._hugo_file(repo, bare, site)) is not None:
             return published
         elif site.renderer in OPAQUE_ROUTES and ext.lower() == "md":

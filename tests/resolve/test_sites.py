@@ -175,6 +175,20 @@ def test_a_material_blog_post_links_from_its_dated_url(ws: WorkspaceBuilder) -> 
         ("docs/blog/posts/undated.md", 3, 1), ("docs/blog/posts/year-in-review.md", 6, 41)], found
 
 
+def test_a_hugo_link_hooks_getpage_finds_a_section_for_an_md_link(ws: WorkspaceBuilder) -> None:
+    # contour: its theme's hook looks `/getting-started.md` up with GetPage, which drops
+    # the `.md` and finds the section getting-started/_index.md.
+    hook = "{{ with .Page.GetPage (urls.Parse .Destination).Path }}{{ .RelPermalink }}{{ end }}\n"
+    ws.repo("contour", {
+        "site/config.yaml": 'baseURL: "https://projectcontour.io/"\ntheme: "contour"\n',
+        "site/themes/contour/layouts/_default/_markup/render-link.html": hook,
+        "site/content/getting-started/_index.md": "# Getting started\n",
+        "site/content/docs/deploy.md": "# Deploy\n\n[start](/getting-started.md) [gone](/guides/proxy.md)\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC105", 3, 30)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
