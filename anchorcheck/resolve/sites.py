@@ -338,8 +338,16 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # content/en, content/bn, ...), else `content`.
             mounted = [source for source, target in mounts if target == "content"]
             folders = mounted or _HUGO_CONTENT_DIR.findall(text) or ["content"]
+            # A language's own content folder is served under its code, lower-cased
+            # (kueue's `[languages.zh-CN] contentDir = "content/zh-CN"`: /zh-cn/docs/),
+            # the default language's at the root unless defaultContentLanguageInSubdir.
+            in_subdir = settings.get("defaultContentLanguageInSubdir") is True
+            prefixes = {str(table.get("contentDir")).strip("/"): str(code).lower()
+                        for code, table in _mapping(settings.get("languages")).items()
+                        if isinstance(table, Mapping) and table.get("contentDir")
+                        and (in_subdir or str(code).lower() != default)}
             for folder in dict.fromkeys(folders):
-                found.append(hugo(_join(where, folder)))
+                found.append(hugo(_join(where, folder), base_url=prefixes.get(folder.strip("/"), "")))
             # A folder of the repo mounted into the content is its pages under that URL
             # (gateway-api's site/hugo.toml mounts `../geps` at `content/geps`: the GEPs
             # are the site's /geps/ pages, and link its /docs/ pages so).

@@ -189,6 +189,20 @@ def test_a_hugo_link_hooks_getpage_finds_a_section_for_an_md_link(ws: WorkspaceB
     assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC105", 3, 30)], found
 
 
+def test_a_hugo_languages_content_folder_is_served_under_its_code(ws: WorkspaceBuilder) -> None:
+    # kueue: `[languages.zh-CN] contentDir = "content/zh-CN"` is served at /zh-cn/, the
+    # default language's folder at the root.
+    ws.repo("kueue", {
+        "site/hugo.toml": ('baseURL = "/"\ndefaultContentLanguage = "en"\n[languages]\n  [languages.en]\n'
+                           '    contentDir = "content/en"\n  [languages.zh-CN]\n    contentDir = "content/zh-CN"\n'),
+        "site/content/en/docs/tasks/_index.md": "# Tasks\n\n[zh](/zh-cn/docs/tasks/) [gone](/zh-cn/docs/gone/)\n",
+        "site/content/zh-CN/docs/tasks/_index.md": "# 任务\n\n[en](/docs/tasks/) [zh](/zh-cn/docs/tasks/)\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["path"], f["line"], f["column"]) for f in found] == [
+        ("site/content/en/docs/tasks/_index.md", 3, 26)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
