@@ -192,6 +192,8 @@ _HUGO_MOUNT = re.compile(r"""(?m)^[ \t]*(?:-[ \t]*)?['"]?source['"]?\s*[=:]\s*['
                          r"""[ \t]*['"]?target['"]?\s*[=:]\s*['"]?([^'"#\s]+?)/?['"]?[ \t]*$""")
 # Zola's config: `base_url` (Hugo's is `baseURL`).
 _ZOLA = re.compile(r"(?m)^base_url\s*=")
+# `useEmbedded` set to anything but its default ("auto") or "always" for link hooks.
+_USE_EMBEDDED_HOOK = re.compile(r"""(?mi)^\s*['"]?useEmbedded['"]?\s*[=:]\s*['"]?(?:never|fallback)""")
 _HEADING_ID_TYPE = re.compile(r"""(?mi)^\s*['"]?autoHeadingIDType['"]?\s*[=:]\s*['"]?([\w-]+)""")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
@@ -325,10 +327,18 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                                     if target.startswith("content/") and not _holds(_join(where, source))}))
             pages = tuple((target.removeprefix("content/"), _join(where, source)) for source, target in mounts
                           if target.startswith("content/") and _join(where, source) in known)
+            # Without a hook of its own, a multilingual site on one host gets Hugo's
+            # embedded one (`renderHooks.link.useEmbedded`, "auto" by default), which
+            # looks a link up with GetPage, from the page then the content root (kueue's
+            # `docs/tasks/run/multikueue/deployment` from docs/concepts/multikueue.md).
+            tables = [t for t in _mapping(settings.get("languages")).values() if isinstance(t, Mapping)]
+            one_host = not any("baseURL" in t or "baseurl" in t for t in tables)
+            embedded = not hooks and len(tables) > 1 and one_host and _USE_EMBEDDED_HOOK.search(text) is None
             hugo = functools.partial(Site, HUGO, config=config, static=statics, mounted_pages=pages,
                                      built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
                                      hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
-                                     get_page="GetPage" in hooks, link_hook=bool(hooks),
+                                     get_page="GetPage" in hooks or embedded,
+                                     link_hook=bool(hooks) or embedded,
                                      languages=(default, *sorted(languages - {default})),
                                      term_ids=_TERM_IDS.search(text) is not None,
                                      heading_ids=(m.group(1).lower() if (m := _HEADING_ID_TYPE.search(text))
