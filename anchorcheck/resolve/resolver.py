@@ -1536,6 +1536,13 @@ class Resolver:
             page = self._page(ref.repo, path, None)
             return ((ref.repo, page),) if page is not None else \
                 Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, path),))
+        if site.renderer == HUGO and site.get_page and site.base_url:
+            # A link hook's GetPage reads `/x/` from the page's own language's content
+            # root, which its URLs put under the language's code (kueue's zh-CN page
+            # linking `/v0.19/docs/concepts/preemption/` gets the zh-CN page).
+            page = self._page(ref.repo, posixpath.join(site.root, path), site)
+            if page is not None:
+                return ((ref.repo, page),)
         routed = self._routed(ref, "/" + path, site) or self._from_content_root(ref, "/" + path, site)
         if routed is not None:
             return ((ref.repo, routed),)

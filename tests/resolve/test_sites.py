@@ -199,11 +199,16 @@ def test_a_hugo_languages_content_folder_is_served_under_its_code(ws: WorkspaceB
         "site/content/zh-CN/docs/tasks/_index.md": "# 任务\n\n[en](/docs/tasks/) [zh](/zh-cn/docs/tasks/)\n",
         # A multilingual site on one host, with no link hook of its own, gets Hugo's
         # embedded one, whose GetPage looks `docs/tasks` up from the content root too.
-        "site/content/en/docs/concepts/queues.md": "# Queues\n\n[run](docs/tasks) [gone](docs/walks)\n",
+        "site/content/en/docs/concepts/queues.md": "# Queues\n\n[run](docs/tasks) [gone](docs/walks)\n\n## Fair sharing\n",
+        # Its GetPage reads `/docs/...` from the zh-CN page's own language: the zh-CN
+        # page, whose translated heading has no `#fair-sharing`.
+        "site/content/zh-CN/docs/concepts/queues.md": "# 队列\n\n## 公平共享\n",
+        "site/content/zh-CN/docs/overview.md": "# 概述\n\n[公平共享](/docs/concepts/queues/#fair-sharing)\n",
     })
     found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
     assert [(f["path"], f["line"], f["column"]) for f in found] == [
-        ("site/content/en/docs/concepts/queues.md", 3, 19), ("site/content/en/docs/tasks/_index.md", 3, 26)], found
+        ("site/content/en/docs/concepts/queues.md", 3, 19), ("site/content/en/docs/tasks/_index.md", 3, 26),
+        ("site/content/zh-CN/docs/overview.md", 3, 1)], found
 
 
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
