@@ -215,6 +215,9 @@ _HUGO_INCLUDE = re.compile(r"""\{\{[%<]-?\s*include\s+["']([^"'\n]+)["']\s*-?[%>
 # (A VitePress container, `::: tip`, names no dotted object.)
 _BUILD_DIRECTIVE = re.compile(r"(?m)^(?:[ \t]*:::[ \t]+(?:[A-Za-z_]\w*(?:\.\w+)+|mkdocs-click|mkdocs-typer)"
                               r"[ \t]*$|\.\. auto\w+::|[`:]{3,}\{auto\w+\})")
+# On a MkDocs site, `::: name` on a line of its own is mkdocstrings' directive whatever
+# the name (no VitePress container there).
+_MKDOCS_DIRECTIVE = re.compile(r"(?m)^[ \t]*:::[ \t]+[A-Za-z_][\w:.<>()-]*[ \t]*$")
 # pymdownx.snippets' base path(s) in a MkDocs config: `base_path: docs/snippets`, `[a, b]`.
 _SNIPPET_BASES = re.compile(r"(?m)^[ \t]+base_path[ \t]*:[ \t]*(\[[^\]\n]*\]|[^\s#\[][^#\n]*?)"
                             r"[ \t]*(?:#.*)?$")
@@ -729,6 +732,8 @@ class WorkspaceIndex:
                 or any(name in self._markdown_shortcodes(repo) for name in _SHORTCODE_CALL.findall(text)):
             return True
         site = self.site_of(repo, path)
+        if site is not None and site.renderer == MKDOCS and _MKDOCS_DIRECTIVE.search(text) is not None:
+            return True  # mkdocstrings' `::: name`, any handler's (fmt's C++ one: `::: basic_memory_buffer`)
         if site is None or site.renderer != HUGO:
             return False
         shortcodes = self._html_id_shortcodes(repo)

@@ -211,6 +211,22 @@ def test_a_hugo_languages_content_folder_is_served_under_its_code(ws: WorkspaceB
         ("site/content/zh-CN/docs/overview.md", 3, 1)], found
 
 
+def test_a_mkdocstrings_directive_of_any_handler_builds_the_pages_ids(ws: WorkspaceBuilder) -> None:
+    # fmt's C++ handler: `::: basic_memory_buffer` writes `<a id="basic_memory_buffer">`;
+    # anchorcheck cannot know the ids a handler writes, so the page's fragments are its
+    # build's. A VitePress container (`::: tip`) builds none.
+    ws.repo("fmt", {
+        "mkdocs.yml": "site_name: fmt\nplugins:\n  - mkdocstrings\n",
+        "docs/api.md": "# API\n\n::: basic_memory_buffer\n\nSee [buffer](#basic_memory_buffer).\n",
+    })
+    ws.repo("vite", {
+        "docs/.vitepress/config.ts": "export default {}\n",
+        "docs/guide.md": "# Guide\n\n::: tip\nHi.\n:::\n\nSee [tip](#nowhere).\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["repo"], f["code"], f["line"]) for f in found] == [("vite", "AC101", 7)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
