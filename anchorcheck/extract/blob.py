@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 67  # 66: `e.g. "x.md#y"` is an example; 67: a blob URL in a code span over lines
+EXTRACTOR_VERSION = 68  # 67: a blob URL in a code span over lines; 68: "no `a.go:F()`" is no claim
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,11 @@ def literal_of(code: str) -> str | None:
     return str(m.group(1)).strip("\"'") if m else None
 
 
+# A symbol named as absent ("Why is there no `source/driver.go:Last()`?", golang-migrate's
+# FAQ): no claim that the file defines it.
+_NEGATED = compiled_on_use(r"(?i)\b(?:no|not|without|never)[ \t]+`?$")
+
+
 def find_claims(
     joined: JoinedText, free: Callable[[re.Match[str]], bool], verbatim: Container[int] = (),
 ) -> Iterator[Reference]:
@@ -115,7 +120,8 @@ def find_claims(
                 line, col = joined.locate(m.start())
                 # (A file: "### `auto()` in tuple/list entries", a heading of ty's
                 # tests, names no place.)
-                if looks_like_path(path) and _names_a_file(path) and line not in verbatim and free(m):
+                if looks_like_path(path) and _names_a_file(path) and line not in verbatim \
+                        and not _NEGATED.search(text, max(0, m.start() - 24), m.start()) and free(m):
                     yield Reference.make(RefKind.SYMBOL, line, col, _flat(m.group(0)),
                                          name=m.group("name").rsplit(".", 1)[-1],
                                          target_repo=m.group("repo"), target_path=path)

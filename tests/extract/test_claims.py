@@ -123,6 +123,15 @@ def test_symbol_in_backticks_form(ws: WorkspaceBuilder) -> None:
     assert "does not define gone(), and no file in the workspace does" in out[0][3]
 
 
+def test_a_symbol_named_as_absent_is_no_claim(ws: WorkspaceBuilder) -> None:
+    # golang-migrate's FAQ: "Why is there no `source/driver.go:Last()`?" says it is not there.
+    ws.repo("migrate", {"source/driver.go": "package source\n\nfunc First() {}\n",
+                        "FAQ.md": "#### Why is there no `source/driver.go:Last()`?\n\n"
+                                  "Call `source/driver.go:Next()` instead.\n"})  # 3
+    out = findings(ws)
+    assert [(c, line) for c, _, line, _, _ in out] == [("AC202", 3)]
+
+
 def test_runtime_default_changed_makes_restated_port_drift(ws: WorkspaceBuilder) -> None:
     seed(ws)
     ws.pr("runtime", "port", {"jobs_manager.py": RUNTIME.replace('"8080"', '"9090"')})
