@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 68  # 67: a blob URL in a code span over lines; 68: "no `a.go:F()`" is no claim
+EXTRACTOR_VERSION = 69  # 68: "no `a.go:F()`" is no claim; 69: "the `SAVE` button" is no heading
 
 
 @dataclass(frozen=True, slots=True)

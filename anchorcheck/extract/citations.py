@@ -418,10 +418,16 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
         return None
     if quoted is not None and _FLAG.search(name):
         return None  # "see `ty check --help` output" is a command line (ruff, 2 AC101)
+    if quoted is not None and path is None and _UI_ELEMENT.match(joined.text, m.end()):
+        # "under the `DOWNLOAD FULL DATA` button" names a screen's control, not a
+        # heading (cloudevents' data-classification extension).
+        return None
     return Reference.make(RefKind.HEADING, line, col, text, name=name, target_repo=repo,
                           target_path=path)
 
 
+# A word naming a control of a screen, right after a quoted name.
+_UI_ELEMENT = compiled_on_use(r"[\s*_]*(?:button|tab|menu|icon|checkbox|dropdown|toggle|link)s?\b", re.I)
 # A link target a build substitutes: upper-case words joined by `_` (no file is named so;
 # `LICENSE` alone still is a file).
 _PLACEHOLDER = compiled_on_use(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")

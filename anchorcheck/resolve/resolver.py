@@ -200,10 +200,17 @@ def _included(path: str) -> bool:
 
 
 def test_input(path: str) -> bool:
-    """Whether a Markdown file is a test's input: under a test folder, not its README.
-    (MyST-Parser's tests/ held 13 of 60 sampled false findings, Jekyll's test/source/ 4.)"""
+    """Whether a Markdown file is a test's input: under a test folder, or one named as
+    fake (`fake-docs/`, cloudevents' link checker's inputs, broken on purpose), not its
+    README. (MyST-Parser's tests/ held 13 of 60 sampled false findings, Jekyll's
+    test/source/ 4.)"""
     parts = path.lower().split("/")
-    return not parts[-1].startswith("readme") and not TEST_DIRS.isdisjoint(parts[:-1])
+    return not parts[-1].startswith("readme") and (
+        not TEST_DIRS.isdisjoint(parts[:-1]) or any(_FAKE_DIR.match(part) for part in parts[:-1]))
+
+
+# A folder named as a test's stand-in: `fake-docs`, `fakes`, `dummy_site`.
+_FAKE_DIR = re.compile(r"(?:fakes?|dummy)(?:[-_.]|$)")
 
 
 # VitePress' include (`<!--@include: ./parts/basics.md-->`).

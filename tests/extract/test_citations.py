@@ -153,6 +153,13 @@ def test_a_markdown_link_inside_a_code_span_is_code() -> None:
     assert [p for _, _, _, p in refs(item, "markdown")] == []
 
 
+def test_a_quoted_name_of_a_screens_control_is_no_heading() -> None:
+    # cloudevents: "under the `DOWNLOAD FULL DATA` button" of another site's page.
+    assert refs("Find it under the `DOWNLOAD FULL DATA` button.\n", "markdown") == []
+    assert refs("Click the \"SAVE ALL\" tab, or see the `DOWNLOAD FULL DATA` section.\n", "markdown") == [
+        ("heading", "DOWNLOAD FULL DATA", None, None)]
+
+
 def test_a_path_and_fragment_shown_in_a_markdown_code_span_is_code() -> None:
     # mdBook's guide: "For example, `mdbook.md#text-and-paragraphs` would link to the
     # [Text and Paragraphs](#text-and-paragraphs) section above." Outside a span, and

@@ -127,17 +127,23 @@ def test_test_inputs_forge_pages_and_image_fragments_are_not_judged(ws: Workspac
         "logo.svg": "<svg/>\n",
         "tests/fixtures/links.md": "[a](missing.md) <img src=\"a\">\n",
         "tests/README.md": "# Tests\n\nRun [the runner](run.md).\n",
+        # cloudevents' link checker's inputs, broken on purpose; a folder merely
+        # starting so (`fakery/`) is no such thing.
+        "tools/fake-docs/links.md": "[gone](non-existing.md)\n",
+        "docs/fakery/notes.md": "[gone](nope.md)\n",
         "src/refs.py": '"""Resolve ``[text](./doc.md#target)`` links."""\n',
     })
     run = ws.check("--format", "json", "--no-cache")
     found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
     # A test folder's README is a page a reader follows; a link leaving the repo past
     # GitHub's pages is broken.
-    assert found == [("AC105", "README.md", 4), ("AC105", "tests/README.md", 3)]
+    assert found == [("AC105", "README.md", 4), ("AC105", "docs/fakery/notes.md", 1),
+                     ("AC105", "tests/README.md", 3)]
     unchecked = _unchecked(ws)
     assert sorted((r["path"], r["unchecked"]) for r in unchecked) == [
         ("README.md", "file-fragment"), ("README.md", "forge-page"), ("README.md", "forge-page"),
         ("tests/fixtures/links.md", "test-input"), ("tests/fixtures/links.md", "test-input"),
+        ("tools/fake-docs/links.md", "test-input"),
     ]
 
 
