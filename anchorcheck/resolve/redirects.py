@@ -57,8 +57,11 @@ class HostRedirects:
             if name == "_redirects":
                 # (A rule with a query's condition, `/docs/* go-get=:go-get ...`, holds only
                 # for such requests: knative's go-get redirects.)
+                # (A target's own query, porter's `https://github.com/pulls?q=is:open`,
+                # is no condition.)
                 sources += [words[0] for words in map(str.split, text.splitlines())
-                            if len(words) > 1 and words[0].startswith("/") and "=" not in words[1]]
+                            if len(words) > 1 and words[0].startswith("/")
+                            and ("=" not in words[1] or words[1].startswith(("/", "http://", "https://")))]
             elif name == "netlify.toml":
                 sources += _netlify(text)
             else:

@@ -1340,6 +1340,14 @@ class Resolver:
 
     def _locate(self, ref: Reference) -> tuple[FileId, ...] | Resolution:
         path = (ref.target_path or "").strip()
+        if "\\" in path and ref.relative and not ref.via_url and ref.target_repo is None \
+                and str(ref.text).startswith("<"):
+            # A browser reads a URL's `\` as `/` (WHATWG URL), and GitHub leaves an HTML
+            # tag's `src` to it: porter's README shows `<img src="docs\static\images\
+            # plugins\hashicorp.png">` (OrcaSlicer's sponsors table, shown so in 2026).
+            # A Markdown link's `\` GitHub escapes when it rewrites the URL: that one
+            # stays broken.
+            return self._locate(replace(ref, target_path=path.replace("\\", "/")))
         if ref.via_url:
             repo = self._repo_for_url(ref.target_repo or "")
             if repo is None:

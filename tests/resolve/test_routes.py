@@ -130,6 +130,8 @@ def test_test_inputs_forge_pages_and_image_fragments_are_not_judged(ws: Workspac
         # cloudevents' link checker's inputs, broken on purpose; a folder merely
         # starting so (`fakery/`) is no such thing.
         "tools/fake-docs/links.md": "[gone](non-existing.md)\n",
+        # An HTML tag's `\` a browser reads as `/`; a Markdown link's GitHub escapes.
+        "docs/USAGE.md": '# Usage\n\n<img src="..\\logo.svg"> ![logo](..\\logo.svg)\n',  # 3
         "docs/fakery/notes.md": "[gone](nope.md)\n",
         "src/refs.py": '"""Resolve ``[text](./doc.md#target)`` links."""\n',
     })
@@ -137,7 +139,7 @@ def test_test_inputs_forge_pages_and_image_fragments_are_not_judged(ws: Workspac
     found = sorted((f["code"], f["path"], f["line"]) for f in json.loads(run.out)["findings"])
     # A test folder's README is a page a reader follows; a link leaving the repo past
     # GitHub's pages is broken.
-    assert found == [("AC105", "README.md", 4), ("AC105", "docs/fakery/notes.md", 1),
+    assert found == [("AC105", "README.md", 4), ("AC105", "docs/USAGE.md", 3), ("AC105", "docs/fakery/notes.md", 1),
                      ("AC105", "tests/README.md", 3)]
     unchecked = _unchecked(ws)
     assert sorted((r["path"], r["unchecked"]) for r in unchecked) == [
@@ -734,9 +736,12 @@ def test_the_hosts_redirects_feeds_snippet_base_paths_and_a_tags_other_attribute
     ws.repo("dex", {
         "config.toml": 'baseURL = "https://dexidp.io"\n',
         "netlify.toml": '[[redirects]]\nfrom = "/docs/api/"\nto = "/docs/configuration/api/"\n',
-        "static/_redirects": "# old\n/old/*  /docs/:splat  301\n/docs/* go-get=:go-get /golang/docs.html 200\n",
+        # (porter's short links: a target's own query is no condition.)
+        "static/_redirects": "# old\n/old/*  /docs/:splat  301\n/docs/* go-get=:go-get /golang/docs.html 200\n"
+                             "/board/*  https://github.com/orgs/x/projects/1?card_filter_query=label::splat\n",
         "content/docs/using.md": "# Using\n",
-        "content/docs/a.md": "# A\n\n[api](/docs/api) [old](/old/x/y/) [u](/docs//using/) [gone](/docs/none/)\n",
+        "content/docs/a.md": "# A\n\n[api](/docs/api) [old](/old/x/y/) [u](/docs//using/) [gone](/docs/none/)\n"
+                             "[gfi](/board/good+first+issue)\n",
     })
     ws.repo("knative", {
         "mkdocs.yml": "markdown_extensions:\n  - pymdownx.snippets:\n      base_path: docs/snippets\n",
@@ -752,7 +757,7 @@ def test_the_hosts_redirects_feeds_snippet_base_paths_and_a_tags_other_attribute
         ("knative", "docs/clean.md", 34)]
     assert sorted((r["path"], r["unchecked"]) for r in _unchecked(ws)) == [
         ("content/docs/a.md", "host-redirect"), ("content/docs/a.md", "host-redirect"),
-        ("docs/blog/index.md", "built-page")]
+        ("content/docs/a.md", "host-redirect"), ("docs/blog/index.md", "built-page")]
 
 
 
