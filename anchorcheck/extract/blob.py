@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 69  # 68: "no `a.go:F()`" is no claim; 69: "the `SAVE` button" is no heading
+EXTRACTOR_VERSION = 70  # 69: "the `SAVE` button" is no heading; 70: symlinks are skipped files
 
 
 @dataclass(frozen=True, slots=True)

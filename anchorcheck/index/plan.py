@@ -207,7 +207,10 @@ class Plan:
                 oversized.append(entry.path)
             self.oids[entry.path] = entry.oid  # its keys are the snapshot's paths
             if entry.is_symlink:
-                continue  # never followed: its target may lie outside the snapshot
+                # Never followed here: its target may lie outside the snapshot. (Known as
+                # one: a Hugo page reading it reads its target, Resolver.followed_link.)
+                self.skipped.append(SkippedFile(entry.path, "symlink"))
+                continue
             if excluded is not None and excluded.search(entry.path):
                 continue  # listed, not read (not even for Notes: see config/excludes.py)
             lang = language_of(entry.path)

@@ -7,7 +7,7 @@ import functools
 import posixpath
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -213,6 +213,8 @@ def test_input(path: str) -> bool:
 _FAKE_DIR = re.compile(r"(?:fakes?|dummy)(?:[-_.]|$)")
 
 
+# A Hugo shortcode given a file to read (`{{% readfile file="/sources/x.md" %}}`).
+_SHORTCODE_FILE = re.compile(r"""\{\{[%<]-?\s*[\w/.-]+\s[^}\n]*?\bfile\s*=\s*["']([^"'\n]+)["']""")
 # VitePress' include (`<!--@include: ./parts/basics.md-->`).
 _VITEPRESS_INCLUDE = re.compile(r"<!--\s*@include:\s*([^\n>]+?)\s*-->")
 # Hugo's include shortcode, as hugoDocs and Docsy sites write it.
@@ -248,6 +250,14 @@ _VERSION_FOLDER = re.compile(r"(?:^|/)(?:version-[^/]+|v?\d+(?:\.\d+)+(?:\.x)?)/
 # A Hugo site's `autoHeadingIDType` other than GitHub's: how it makes a heading's id.
 _HUGO_HEADING_IDS: dict[str, Callable[[str], str]] = {
     "blackfriday": blackfriday_slug, "github-ascii": github_ascii_slug}
+
+
+def _parents(path: str) -> Iterator[str]:
+    """A path's folders, the deepest first (`a/b` and `a` for `a/b/c`)."""
+    path = path.rstrip("/")
+    while "/" in path:
+        path = path.rpartition("/")[0]
+        yield path
 
 
 def _version_copy(path: str) -> bool:
@@ -692,6 +702,22 @@ class WorkspaceIndex:
                     hit = next((c for c in tried if self.has_file(repo, c)), None)
                     if hit is not None:
                         found.append((repo, hit))
+            if text and "file=" in text and "{{" in text:
+                # A Hugo shortcode reading a file (porter's `{{% readfile
+                # file="/sources/CONTRIBUTING.md" markdown="true" %}}`): from the site's
+                # folder (readFile's working directory), else the page's; a symlink there
+                # is its target's text.
+                site = site_of(self.sites(repo), path)
+                if site is not None and site.renderer == HUGO:
+                    home = posixpath.dirname(site.config) if site.config else site.root
+                    for m in _SHORTCODE_FILE.finditer(text):
+                        target = m.group(1).strip()
+                        tried = (posixpath.normpath(posixpath.join(b, target.lstrip("/")))
+                                 for b in (home, posixpath.dirname(path)))
+                        hit = next((c for c in tried if self.has_file(repo, c)), None)
+                        hit = self.followed_link(repo, hit) if hit is not None else None
+                        if hit is not None and language_of(hit) == "markdown":
+                            found.append((repo, hit))
             if text and "@include:" in text:
                 # VitePress' `<!--@include: ./cli-generated.md-->`, from the page's folder
                 # (`@/` from the site's source root).
@@ -704,6 +730,24 @@ class WorkspaceIndex:
                     if self.has_file(repo, candidate):
                         found.append((repo, candidate))
         return found
+
+    def followed_link(self, repo: str, path: str) -> str | None:
+        """A file's path, or a symlink's target's within the repo (None where it leads
+        out of it or nowhere): read from git on need."""
+        if self.unread_reason(repo, path) != "symlink":
+            return path
+        snap, spec = self.snapshots.get(repo), self.repos.get(repo)
+        oid = snap.oids.get(path) if snap is not None else None
+        if oid is None or spec is None:
+            return None
+        try:
+            data = next((d for _, d in GitRepo(spec.path).read_blobs([oid])), None)
+        except GitError:
+            return None
+        if not data:
+            return None
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(path), data.decode("utf-8", "replace")))
+        return target if not target.startswith("../") and self.has_file(repo, target) else None
 
     def builds_anchors(self, where: FileId) -> bool:
         """Whether a documentation page gets anchors at build time from a directive in
@@ -1317,6 +1361,11 @@ class Resolver:
         a path looked for anywhere (a suffix; a doc comment's link, relative to a page
         built elsewhere), under some `.gitignore`'s directory."""
         if any(self.index.git_ignores(repo, path) for repo, path in located.files):
+            return True
+        if any(self.index.unread_reason(repo, parent) == "symlink"
+               for repo, path in located.files for parent in _parents(path)):
+            # Under a symlinked folder, whose target the build fills in (porter's
+            # docs/content/docs/operator, a clone of another repo's docs).
             return True
         site = self._renderer(ref)
         if site is not None and site.renderer == HUGO and ref.relative and any(

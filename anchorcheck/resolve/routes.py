@@ -355,7 +355,7 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
     # starts with one, then its `aliases`.)
     matters = {p: front_matter(t) for p, t in ((p, t.lstrip()) for p, t in read(sources).items())
                if t.startswith(("---", "+++"))}
-    declared = _declared_routes(matters, ("url", "aliases"))
+    declared = _declared_routes(matters, ("url",))
     by_url = dict(declared.by_url)
     by_file = dict(declared.by_file)
     pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".markdown", ".html"))]
@@ -365,6 +365,10 @@ def hugo_routes(root: str, paths: Iterable[str], read: Callable[[list[str]], Map
             url = f"/{base.strip('/')}{url}"
         by_url.setdefault(url_key(url), path)
         by_file.setdefault(path, url)
+    # An alias is a redirect page, which a page at that URL overwrites (porter's
+    # `/wiring/`: wiring.md, not the alias in using-templates.md).
+    for key, path in _declared_routes(matters, ("aliases",)).by_url.items():
+        by_url.setdefault(key, path)
     for target, source in mounted:
         by_url.setdefault(url_key(hugo_url(target, languages)), source)
     for path in pages if permalinks else ():

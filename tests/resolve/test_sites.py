@@ -4,10 +4,12 @@ configs, declared ones, and the warning for a link that works only on the site."
 from __future__ import annotations
 
 import json
+import os
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from anchorcheck.git.repobuilder import git
 from anchorcheck.resolve.sites import DOCUSAURUS, HUGO, MKDOCS, SPHINX, VITEPRESS, detect, site_of
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -225,6 +227,28 @@ def test_a_mkdocstrings_directive_of_any_handler_builds_the_pages_ids(ws: Worksp
     })
     found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
     assert [(f["repo"], f["code"], f["line"]) for f in found] == [("vite", "AC101", 7)], found
+
+
+def test_a_hugo_page_reading_a_symlinked_file_and_a_page_over_an_alias(ws: WorkspaceBuilder) -> None:
+    # porter: guide.md is `{{% readfile file="/sources/CONTRIBUTING.md" %}}`, a symlink to
+    # the root's CONTRIBUTING.md; docs/content/docs/operator is a symlink its build fills
+    # (another repo's docs); `/wiring/` is wiring.md, not an alias of another page.
+    repo = ws.repo("porter", {
+        "CONTRIBUTING.md": "# Contributing\n\n## Find an issue\n",
+        "docs/hugo.toml": 'baseURL = "https://porter.sh/"\n',
+        "docs/content/docs/guide.md": '# Guide\n\n{{% readfile file="/sources/CONTRIBUTING.md" markdown="true" %}}\n',
+        "docs/content/wiring.md": "# Wiring\n\n## Wiring images\n",
+        "docs/content/docs/templates.md": "---\naliases: [/wiring/]\n---\n# Templates\n",
+        "docs/content/docs/work.md": ("# Work\n\n[find](/docs/guide/#find-an-issue) [gone](/docs/guide/#nowhere)\n"
+                                     "[op](/docs/operator/file-formats/) [wiring](/wiring/#wiring-images)\n"),
+    })
+    os.makedirs(repo / "docs/sources")
+    os.symlink("../../CONTRIBUTING.md", repo / "docs/sources/CONTRIBUTING.md")
+    os.symlink("../../sources/operator/docs/content", repo / "docs/content/docs/operator")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "symlinks")
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC101", 3, 36)], found
 
 
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
