@@ -514,7 +514,7 @@ def _may_define(line: str, name: str, at: int) -> bool:
 def _asked_key(commit: str) -> str:
     # v2: with the names settled by other repos; v3: with the files defining each name;
     # v4: C macros (`#define RMATCH(...)`) define their names
-    return f"defined-among:v4:{SEARCHED}:{commit}"
+    return f"defined-among:v5:{SEARCHED}:{commit}"
 
 
 def _last_asked_key(repo: str) -> str:
@@ -674,7 +674,7 @@ def start_history(
 
 
 def _defined_key(commit: str) -> str:
-    return f"defined-names:v4:{commit}"  # v3: names_defined_in over whole lines; v4: C macros
+    return f"defined-names:v5:{commit}"  # v4: C macros; v5: Go methods
 
 
 def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> frozenset[str]:
@@ -709,14 +709,17 @@ _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 
 # What names_defined_in matches, on each line by itself (`[^\S\n]`: space but not a
 # line break) and in ASCII, as git's PCRE reads it.
-# The fourth alternative is a C-style function at the start of a line, its types before
-# it (`void hashTypeSetExDone(HashTypeSetEx *ex) {`, a prototype, `gnu_style (x)`):
-# no keyword says so, and redis's hashTypeSetExDone, defined so, was reported removed.
-# The last is a C macro (`#define RMATCH(ra, rb)`: libgit2's pcre2 was reported removed).
+# The fourth alternative is a Go method (`func (c *Client) StandardClient()`: go-
+# retryablehttp's was reported removed, as a struct of that name was), tried before the
+# fifth, a C-style function at the start of a line, its types before it (`void
+# hashTypeSetExDone(HashTypeSetEx *ex) {`, a prototype, `gnu_style (x)`): no keyword says
+# so, and redis's hashTypeSetExDone, defined so, was reported removed. The last is a C
+# macro (`#define RMATCH(ra, rb)`: libgit2's pcre2 was reported removed).
 _DEFINITION = compiled_on_use(
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)[^\S\n]+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*[^\S\n]*(?:=(?!=)|::)"
     r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+"
+    r"|^func[^\S\n]*\([^)\n]*\)[^\S\n]*[A-Za-z_]\w*"
     r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=[^\S\n]*\()"
     r"|^[^\S\n]*#[^\S\n]*define[^\S\n]+[A-Za-z_]\w*",
     re.MULTILINE | re.ASCII,
@@ -727,6 +730,7 @@ _DEFINITION_PERL = (
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)\s+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*\s*(?:=(?!=)|::)"
     r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+"
+    r"|^func\s*\([^)\n]*\)\s*[A-Za-z_]\w*"
     r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=\s*\()"
     r"|^\s*#\s*define\s+[A-Za-z_]\w*"
 )
@@ -737,6 +741,7 @@ _DEFINITION_POSIX = (
     r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
     r"^([A-Za-z_][A-Za-z0-9_*&:<>,[:blank:]]*[*&[:blank:]])?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(",
     r"^[[:space:]]*#[[:space:]]*define[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
+    r"^func[[:space:]]*\([^)]*\)[[:space:]]*[A-Za-z_][A-Za-z0-9_]*",
 )
 
 
