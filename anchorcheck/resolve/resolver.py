@@ -1085,6 +1085,7 @@ class Resolver:
         self._folded: defaultdict[str, list[Anchor]] | None = None  # Markdown headings by folded name
         self._github_only = False  # resolving as GitHub shows a site's page (AC108)
         self._gaps: set[tuple[str, Site]] | None = None  # see _model_gaps()
+        self._post_urls: dict[FileId, str | None] = {}  # see _blog_post_url()
         # Where _model_gaps located a reference, by its id: resolve() takes it from there.
         self._located: dict[int, tuple[FileId, ...] | Resolution] = {}
 
@@ -1780,12 +1781,14 @@ class Resolver:
         blog = posixpath.join(site.root, site.blog_dir) if site.root else site.blog_dir
         if not ref.path.startswith(f"{blog}/posts/"):
             return None
-        date = front_matter(self.index.text(ref.repo, ref.path) or "").get("date")
-        if isinstance(date, dict):
-            date = date.get("created")
-        if not isinstance(date, datetime.date):
-            return None
-        return f"{blog}/{date:%Y/%m/%d}/{posixpath.splitext(posixpath.basename(ref.path))[0]}"
+        where = (ref.repo, ref.path)
+        if where not in self._post_urls:  # (one read of a post for all its links)
+            date = front_matter(self.index.text(ref.repo, ref.path) or "").get("date")
+            if isinstance(date, dict):
+                date = date.get("created")
+            self._post_urls[where] = None if not isinstance(date, datetime.date) else \
+                f"{blog}/{date:%Y/%m/%d}/{posixpath.splitext(posixpath.basename(ref.path))[0]}"
+        return self._post_urls[where]
 
     def _in_default_language(self, ref: Reference, path: str, site: Site) -> str | None:
         """A link in a translated page that resolves in the English page's place: a

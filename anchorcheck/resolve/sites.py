@@ -331,7 +331,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # embedded one (`renderHooks.link.useEmbedded`, "auto" by default), which
             # looks a link up with GetPage, from the page then the content root (kueue's
             # `docs/tasks/run/multikueue/deployment` from docs/concepts/multikueue.md).
-            tables = [t for t in _mapping(settings.get("languages")).values() if isinstance(t, Mapping)]
+            language_tables = {str(code).lower(): t for code, t in _mapping(settings.get("languages")).items()
+                               if isinstance(t, Mapping)}
+            tables = list(language_tables.values())
             one_host = not any("baseURL" in t or "baseurl" in t for t in tables)
             embedded = not hooks and len(tables) > 1 and one_host and _USE_EMBEDDED_HOOK.search(text) is None
             hugo = functools.partial(Site, HUGO, config=config, static=statics, mounted_pages=pages,
@@ -352,10 +354,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # (kueue's `[languages.zh-CN] contentDir = "content/zh-CN"`: /zh-cn/docs/),
             # the default language's at the root unless defaultContentLanguageInSubdir.
             in_subdir = settings.get("defaultContentLanguageInSubdir") is True
-            prefixes = {str(table.get("contentDir")).strip("/"): str(code).lower()
-                        for code, table in _mapping(settings.get("languages")).items()
-                        if isinstance(table, Mapping) and table.get("contentDir")
-                        and (in_subdir or str(code).lower() != default)}
+            prefixes = {str(table.get("contentDir")).strip("/"): code
+                        for code, table in language_tables.items()
+                        if table.get("contentDir") and (in_subdir or code != default)}
             for folder in dict.fromkeys(folders):
                 found.append(hugo(_join(where, folder), base_url=prefixes.get(folder.strip("/"), "")))
             # A folder of the repo mounted into the content is its pages under that URL
