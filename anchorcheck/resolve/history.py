@@ -502,19 +502,23 @@ def _may_define(line: str, name: str, at: int) -> bool:
     line's; a hypothesis test compares the answers with names_defined_in's alone."""
     if at == 0 or "import" in line or "define" in line or (line[:1] in _IDENT_START and "(" in line):
         return True  # (the last: a C-style function may start the line; matched whole)
+    indented = line[:1] in _BLANKS
     while at >= 0:
         before = line[:at]
         gap = before.rstrip(_BLANKS)
         if len(gap) < len(before) and gap.endswith(_DEFINITION_KEYWORDS):
             return True
+        if indented and line[at + len(name):].lstrip(_BLANKS).startswith("("):
+            return True  # an indented C-style function (matched whole)
         at = line.find(name, at + 1)
     return False
 
 
 def _asked_key(commit: str) -> str:
     # v2: with the names settled by other repos; v3: with the files defining each name;
-    # v4: C macros (`#define RMATCH(...)`) define their names
-    return f"defined-among:v5:{SEARCHED}:{commit}"
+    # v4: C macros (`#define RMATCH(...)`) define their names; v5: Go methods; v6:
+    # indented C functions
+    return f"defined-among:v6:{SEARCHED}:{commit}"
 
 
 def _last_asked_key(repo: str) -> str:
@@ -674,7 +678,7 @@ def start_history(
 
 
 def _defined_key(commit: str) -> str:
-    return f"defined-names:v5:{commit}"  # v4: C macros; v5: Go methods
+    return f"defined-names:v6:{commit}"  # v5: Go methods; v6: indented C functions
 
 
 def defined_names(git: GitRepo, commit: str, cache: BlobCache | None = None) -> frozenset[str]:
@@ -713,14 +717,18 @@ _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_"
 # retryablehttp's was reported removed, as a struct of that name was), tried before the
 # fifth, a C-style function at the start of a line, its types before it (`void
 # hashTypeSetExDone(HashTypeSetEx *ex) {`, a prototype, `gnu_style (x)`): no keyword says
-# so, and redis's hashTypeSetExDone, defined so, was reported removed. The last is a C
-# macro (`#define RMATCH(ra, rb)`: libgit2's pcre2 was reported removed).
+# so, and redis's hashTypeSetExDone, defined so, was reported removed; the sixth the same
+# indented, its types then required (miniz's API in `extern "C" {`, indented by
+# clang-format; a call, `    helper(x);`, has none). The last is a C macro (`#define
+# RMATCH(ra, rb)`: libgit2's pcre2 was reported removed).
 _DEFINITION = compiled_on_use(
     rf"\b(?:{_KEYWORDS[1:-1]}|const|let|var)[^\S\n]+[A-Za-z_$][\w$]*"
     r"|^[A-Za-z_][A-Za-z0-9_]*[^\S\n]*(?:=(?!=)|::)"
     r"|^[^\S\n]*(?:from[^\S\n]+[\w.]+[^\S\n]+)?import[^\S\n]+[\w., ]+"
     r"|^func[^\S\n]*\([^)\n]*\)[^\S\n]*[A-Za-z_]\w*"
     r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=[^\S\n]*\()"
+    r"|^[ \t]+(?!(?:return|else|case|goto|typedef|do|await|yield|new|throw)\b)"
+    r"[A-Za-z_][\w \t*&:<>,]*?[ \t*&][A-Za-z_]\w*(?=[^\S\n]*\()"
     r"|^[^\S\n]*#[^\S\n]*define[^\S\n]+[A-Za-z_]\w*",
     re.MULTILINE | re.ASCII,
 )
@@ -732,6 +740,8 @@ _DEFINITION_PERL = (
     r"|^\s*(?:from\s+[\w.]+\s+)?import\s+[\w., ]+"
     r"|^func\s*\([^)\n]*\)\s*[A-Za-z_]\w*"
     r"|^(?:[A-Za-z_][\w \t*&:<>,]*?[ \t*&])?[A-Za-z_]\w*(?=\s*\()"
+    r"|^[ \t]+(?!(?:return|else|case|goto|typedef|do|await|yield|new|throw)\b)"
+    r"[A-Za-z_][\w \t*&:<>,]*?[ \t*&][A-Za-z_]\w*(?=\s*\()"
     r"|^\s*#\s*define\s+[A-Za-z_]\w*"
 )
 _DEFINITION_POSIX = (
@@ -740,6 +750,7 @@ _DEFINITION_POSIX = (
     r"^[A-Za-z_][A-Za-z0-9_]*[[:space:]]*(::|=)",
     r"^[[:space:]]*(from[[:space:]]+[A-Za-z0-9_.]+[[:space:]]+)?import[[:space:]]+[A-Za-z0-9_., ]+",
     r"^([A-Za-z_][A-Za-z0-9_*&:<>,[:blank:]]*[*&[:blank:]])?[A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(",
+    r"^[[:blank:]]+[A-Za-z_][A-Za-z0-9_*&:<>,[:blank:]]*[*&[:blank:]][A-Za-z_][A-Za-z0-9_]*[[:space:]]*\(",
     r"^[[:space:]]*#[[:space:]]*define[[:space:]]+[A-Za-z_][A-Za-z0-9_]*",
     r"^func[[:space:]]*\([^)]*\)[[:space:]]*[A-Za-z_][A-Za-z0-9_]*",
 )
@@ -855,10 +866,12 @@ def _events(diff: str) -> list[tuple[int, str, bool]]:
 # name at the start of a line (`void hashTypeSetExDone(HashTypeSetEx *ex) {`, a
 # prototype). At least one type word must come first: a call at the start of a line
 # (`TEST(Suite, Case) {`, `module_init(f);`) defines nothing here. Java's and C#'s
-# methods stand indented in their class, so only these extensions.
+# methods stand indented in their class, so only these extensions. Indented too: a
+# function in an `extern "C" {` or a namespace block clang-format indents (miniz's
+# whole API was reported removed by its "Format code with clang-format" commit).
 _C_SOURCES = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".hxx")
 _C_FUNCTION = compiled_on_use(
-    r"^(?!\+\+\+|---)(?P<sign>[-+])(?!(?:return|else|case|goto|typedef|do)\b)"
+    r"^(?!\+\+\+|---)(?P<sign>[-+])[ \t]*(?!(?:return|else|case|goto|typedef|do|new|throw)\b)"
     r"[A-Za-z_][\w \t*&:<>,]*?[ \t*&](?P<name>[A-Za-z_]\w*)[^\S\n]*\(",
     re.MULTILINE | re.ASCII,
 )

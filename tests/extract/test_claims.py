@@ -258,6 +258,20 @@ def test_a_removed_c_function_is_ac203_and_a_call_at_a_line_start_removes_nothin
 
 
 
+def test_a_c_function_indented_by_a_reformat_is_not_removed(ws: WorkspaceBuilder) -> None:
+    # miniz's "Format code with clang-format" indented its whole API inside `extern "C" {`:
+    # a diff of `-void *tinfl_mem(...)` and `+    void *tinfl_mem(...)` removes nothing.
+    from anchorcheck.git.repobuilder import commit
+
+    lib = ws.repo("miniz", {"tinfl.c": 'extern "C" {\nvoid *tinfl_mem(const void *p)\n{\n  return 0;\n}\n'
+                                       "int old_api(void)\n{\n  return 0;\n}\n}\n",
+                            "tinfl.h": "/* see tinfl_mem() and old_api() */\n"})
+    commit(lib, {"tinfl.c": 'extern "C" {\n    void *tinfl_mem(const void *p)\n    {\n        return 0;\n    }\n}\n'},
+           "Format code with clang-format")
+    out = [(c, msg.split(" is ")[0]) for c, _, _, msg, _ in findings(ws)]
+    assert out == [("AC203", "old_api")]
+
+
 def test_a_removed_name_the_code_still_calls_is_a_librarys(ws: WorkspaceBuilder) -> None:
     # libzmq dropped its tweetnacl copy, which defined sodium_init; random.cpp's comment
     # names it over `int rc = sodium_init ();`, libsodium's. A name only comments call

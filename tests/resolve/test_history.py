@@ -42,7 +42,9 @@ _FILES: dict[str, str | bytes] = {
     "c.js": "const $el = 1;\nlet _private = 2\nvar x$y = 3\nfunction fn_js() {}\nexport class Exported {}\n",
     "d.c": "struct point { int x; };\nenum colour { RED };\nstatic int helper(void);\n"
            "void c_defined(HashTypeSetEx *ex) {\n  c_called(ex);\n}\nint y = c_init(3);\n"
-           "unsigned long\ngnu_style (int a)\n{\n}\nstatic struct point *make_point(int x);\n",
+           "unsigned long\ngnu_style (int a)\n{\n}\nstatic struct point *make_point(int x);\n"
+           'extern "C" {\n    void *indented_c(const void *p)\n    {\n        helper_call(p);\n'
+           "        return c_returned(p);\n    }\n}\n",
     "e.py": b"def caf\xe9(): pass\ndef after_latin1(): pass\n",
     "f.go": "package f\n\nfunc (c *Client) StandardClient() *Client {\n\treturn c.go_called()\n}\n",
     "notes.txt": "def not_read_here\n",  # not a file anchorcheck reads
@@ -82,8 +84,8 @@ def test_defined_names_match_the_pcre_pattern_they_were_listed_with(tmp_path: Pa
     assert {"top", "inner", "tabbed", "CONST", "alpha", "beta_two", "indented", "sig", "T", "N", "Alias",
             "$el", "_private", "x$y", "fn_js", "Exported", "point", "colour", "after_latin1",
             "undef_thing", "split_over_lines", "helper", "c_defined", "gnu_style", "make_point",
-            "StandardClient"} <= now
-    assert not {"not_def", "notakeyword", "not_read_here", "f", "go_called",
+            "StandardClient", "indented_c"} <= now
+    assert not {"not_def", "notakeyword", "not_read_here", "f", "go_called", "helper_call", "c_returned",
                 "indentedSig", "undefx", "c_called", "c_init",
                 "after_form_feed"} & now  # `^name =`: a form feed is not the start of the line
     # The lines git picks without PCRE give the same names.
@@ -108,7 +110,7 @@ def test_answers_about_candidates_are_cached_by_commit(tmp_path: Path) -> None:
     # the new name is searched.
     empty = GitRepo(init_repo(tmp_path / "empty", {"z.py": "pass\n"}))
     assert _defined_among({"r": empty}, {"r": head}, ["top", "absent_name", "CONST"], {}, cache) == {"top"}
-    stored = cache.get_result(f"defined-among:v5:{SEARCHED}:{head}")
+    stored = cache.get_result(f"defined-among:v6:{SEARCHED}:{head}")
     assert stored == {"asked": ["CONST", "absent_name", "top"], "defined": ["top"], "settled": [],
                       "files": {"top": ["a.py"]}, "all-files": ["top"]}
     # A name an index file says is defined counts without asking git.
@@ -211,11 +213,11 @@ def test_a_name_one_repo_defines_is_not_asked_of_the_next_and_each_cache_holds_w
     commits = {name: git.resolve("HEAD") for name, git in gits.items()}
     cache = BlobCache(tmp_path / "cache", extract_options(Settings()))
     assert _defined_among(gits, commits, ["shared", "only_here", "nowhere"], {}, cache) == {"shared", "only_here"}
-    assert cache.get_result(f"defined-among:v5:{SEARCHED}:{commits['a']}") == {
+    assert cache.get_result(f"defined-among:v6:{SEARCHED}:{commits['a']}") == {
         "asked": ["nowhere", "only_here", "shared"], "defined": ["shared"], "settled": [], "files": {"shared": ["a.py"]},
         "all-files": ["shared"]}
     # `shared` was found in a: b was not asked about it; its entry says it was spared it.
-    assert cache.get_result(f"defined-among:v5:{SEARCHED}:{commits['b']}") == {
+    assert cache.get_result(f"defined-among:v6:{SEARCHED}:{commits['b']}") == {
         "asked": ["nowhere", "only_here"], "defined": ["only_here"], "settled": ["shared"],
         "files": {"only_here": ["b.py"]}, "all-files": ["only_here"]}
 
