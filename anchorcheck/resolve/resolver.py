@@ -1363,12 +1363,16 @@ class Resolver:
         built elsewhere), under some `.gitignore`'s directory."""
         if any(self.index.git_ignores(repo, path) for repo, path in located.files):
             return True
-        if any(self.index.unread_reason(repo, parent) == "symlink"
-               for repo, path in located.files for parent in _parents(path)):
-            # Under a symlinked folder, whose target the build fills in (porter's
-            # docs/content/docs/operator, a clone of another repo's docs).
-            return True
         site = self._renderer(ref)
+        if site is not None and site is not ANY_SITE and not ref.via_url and any(
+                self.index.unread_reason(repo, parent) == "symlink"
+                for repo, path in located.files for parent in _parents(path)):
+            # A site page's link under a symlinked folder, whose target the build fills in
+            # (porter's docs/content/docs/operator, a clone of another repo's docs). Not
+            # GitHub's: its URLs do not follow a symlinked folder (gateway-api's
+            # `blob/main/conformance/reports/v1.5.1/istio-istio`, v1.5.1 a link to v1.5,
+            # is a 404).
+            return True
         if site is not None and site.renderer == HUGO and ref.relative and any(
                 git_ignores([f.lowered() for f in self.index.ignore_files(repo)], path.lower())
                 for repo, path in located.files):

@@ -241,14 +241,19 @@ def test_a_hugo_page_reading_a_symlinked_file_and_a_page_over_an_alias(ws: Works
         "docs/content/docs/templates.md": "---\naliases: [/wiring/]\n---\n# Templates\n",
         "docs/content/docs/work.md": ("# Work\n\n[find](/docs/guide/#find-an-issue) [gone](/docs/guide/#nowhere)\n"
                                      "[op](/docs/operator/file-formats/) [wiring](/wiring/#wiring-images)\n"),
+        # GitHub does not follow a symlinked folder (gateway-api's reports/v1.5.1 -> v1.5).
+        "reports/v1.5/istio.md": "# Istio\n",
+        "README.md": "# Porter\n\n[istio](reports/v1.5.1/istio.md)\n",
     })
     os.makedirs(repo / "docs/sources")
     os.symlink("../../CONTRIBUTING.md", repo / "docs/sources/CONTRIBUTING.md")
     os.symlink("../../sources/operator/docs/content", repo / "docs/content/docs/operator")
+    os.symlink("v1.5", repo / "reports/v1.5.1")
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "symlinks")
     found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
-    assert [(f["code"], f["line"], f["column"]) for f in found] == [("AC101", 3, 36)], found
+    assert [(f["path"], f["code"], f["line"]) for f in found] == [
+        ("README.md", "AC105", 3), ("docs/content/docs/work.md", "AC101", 3)], found
 
 
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
