@@ -476,8 +476,14 @@ def _is_docstring(text: str, start: int, first_code: int) -> bool:
     follows a line ending in `:` (a def or class header)."""
     if not text.startswith(('"""', "'''"), start):
         return False
-    line_start = text.rfind("\n", 0, start) + 1
-    if text[line_start:start].strip(" \trRbBuUfF"):
+    # Back over the string's prefix and indentation to the line's start: anything else
+    # before it, and it opens no line. (Not `rfind` and a slice: on a line of thousands
+    # of strings, each one scanned the line back to its start, 100 KB of `"` took 25
+    # times as long as 12.5 KB.)
+    line_start = start
+    while line_start > 0 and text[line_start - 1] in " \trRbBuUfF":
+        line_start -= 1
+    if line_start > 0 and text[line_start - 1] != "\n":
         return False
     if line_start <= first_code <= start:
         return True  # module docstring: nothing but comments and blank lines before
