@@ -997,7 +997,7 @@ class WorkspaceIndex:
                 found = hugo_routes(site.root, paths, read, dict(site.permalinks), site.languages,
                                     site.base_url, site.mounted_pages)
             elif site.renderer == DOCUSAURUS:
-                found = docusaurus_routes(site.root, site.base_url, paths, read)
+                found = docusaurus_routes(site.root, site.base_url, paths, read, site.aliases)
             else:
                 found = Routes()
             self._routes[key] = found

@@ -247,15 +247,17 @@ _NUMBER_PREFIX = re.compile(r"^\d+[-_.]\s*")
 
 
 def docusaurus_routes(root: str, base_url: str, paths: Iterable[str],
-                      read: Callable[[list[str]], Mapping[str, str]]) -> Routes:
+                      read: Callable[[list[str]], Mapping[str, str]], aliases: Iterable[str] = ()) -> Routes:
     """The URLs of a Docusaurus docs (or blog) folder's pages: under its `routeBasePath`,
     each at its folder and its id (the front matter's `id:`, else its file name without
     a number prefix), or at its `slug:` (absolute, or relative to its folder); an
-    `index`/`README` page, or one named as its folder, at the folder's URL."""
+    `index`/`README` page, or one named as its folder, at the folder's URL. Under each
+    of `aliases` too (the current version's `docs/next`)."""
     prefix = f"{root}/" if root else ""
     pages = [p for p in paths if p.startswith(prefix) and p.lower().endswith((".md", ".mdx"))]
     texts = read(pages)
     base = f"/{base_url.strip('/')}" if base_url.strip("/") else ""
+    others = [f"/{a.strip('/')}" for a in aliases]
     by_url: dict[str, str] = {}
     by_file: dict[str, str] = {}
     for path in pages:
@@ -271,6 +273,8 @@ def docusaurus_routes(root: str, base_url: str, paths: Iterable[str],
             url = f"/{folder}/" if folder else "/"
         else:
             url = posixpath.join("/", folder, str(given) if isinstance(given, str) and given else stem)
+        for other in others:
+            by_url.setdefault(url_key(f"{other}{url}"), path)
         url = f"{base}{url}" if url != "/" else f"{base}/"
         by_file[path] = url
         by_url.setdefault(url_key(url), path)

@@ -147,6 +147,10 @@ class Site:
     # `posts/` are served at `blog/YYYY/MM/DD/slug/` by their date; "" without one, or
     # where the config changes the posts' URL format.
     blog_dir: str = ""
+    # More URL bases a Docusaurus docs folder is served under: the current version's
+    # `docs/next` (where versions.json lists released versions, the latest one is at
+    # `docs/`).
+    aliases: tuple[str, ...] = ()
 
     def holds(self, path: str) -> bool:
         return not self.root or path.startswith(self.root + "/")
@@ -388,14 +392,17 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 route = _value(_JS_KEY, "routeBasePath", options) if options else None
                 base = (route if route is not None else base_url).strip("/")
                 roots[folder] = _join(where, path or folder)
-                found.append(docusaurus(roots[folder], base_url=base))
+                versions = _json_strings(read(_join(where, "versions.json"))) if folder == "docs" else []
+                # (With versions, the current docs are `next`, unless `lastVersion` says so.)
+                current = ("/".join(p for p in (base, "next") if p),) if versions else ()
+                found.append(docusaurus(roots[folder], base_url=base, aliases=current))
                 if folder == "docs":
                     # Versioned docs: `versioned_docs/version-7.2/` beside the config,
                     # built when versions.json lists it (react-redux keeps old versions'
                     # folders it no longer builds: GitHub shows those), served under the
                     # version's name (links within one version are relative: the prefix
                     # only needs to be the same for all its pages).
-                    for name in _json_strings(read(_join(where, "versions.json"))):
+                    for name in versions:
                         version = _join(where, f"versioned_docs/version-{name}")
                         if version in dirs:
                             url = "/".join(p for p in (base, name) if p)
@@ -423,7 +430,10 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                         else roots[plugin] if version in (None, "current") \
                         else _join(where, f"versioned_docs/{version}")
                     url = f"{local.group('locale')}/{plugin}"
-                    found.append(docusaurus(d, translates=source, base_url=url))
+                    # (A locale's current docs: `/zh/docs/next/...` too.)
+                    nexts = (f"{url}/next",) if plugin == "docs" and version in (None, "current") \
+                        and _json_strings(read(_join(where, "versions.json"))) else ()
+                    found.append(docusaurus(d, translates=source, base_url=url, aliases=nexts))
         elif base.startswith("astro.config."):
             public = (_join(where, "public"),)
             found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))

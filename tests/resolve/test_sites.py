@@ -256,6 +256,20 @@ def test_a_hugo_page_reading_a_symlinked_file_and_a_page_over_an_alias(ws: Works
         ("README.md", "AC105", 3), ("docs/content/docs/work.md", "AC101", 3)], found
 
 
+def test_docusaurus_current_docs_are_also_next_where_versions_are_released(ws: WorkspaceBuilder) -> None:
+    # openkruise.io: with versions.json listing releases, the current docs are served at
+    # /docs/next/, a locale's at /zh/docs/next/.
+    ws.repo("site", {
+        "docusaurus.config.js": "module.exports = { onBrokenLinks: 'warn' }\n", "versions.json": '["v1.9"]\n',
+        "docs/cli-tool/kustomize.md": "# Kustomize\n",
+        "versioned_docs/version-v1.9/intro.md": "# Intro\n\n[cli](/docs/next/cli-tool/kustomize) [gone](/docs/next/nope)\n",
+        "i18n/zh/docusaurus-plugin-content-docs/current/cli-tool/kustomize.md": "# Kustomize\n",
+        "i18n/zh/docusaurus-plugin-content-docs/version-v1.9/intro.md": "# 介绍\n\n[cli](/zh/docs/next/cli-tool/kustomize)\n",
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["path"], f["column"]) for f in found] == [("versioned_docs/version-v1.9/intro.md", 38)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
