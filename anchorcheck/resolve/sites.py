@@ -374,6 +374,14 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
                 if target.startswith("content/") and sub and _holds(held) and held in dirs \
                         and not any(held == r or held.startswith(r + "/") for r in content_roots):
                     found.append(hugo(held, base_url=sub))
+            # A content folder a build script fills with a copy of a top-level folder of
+            # the repo, and .gitignore names (cortex's website/content/en/docs, from
+            # docs/ by tools/website/web-pre.sh): that folder's pages are the site's.
+            for root in content_roots:
+                for sub in _ignored_under(root, read):
+                    name = sub.rpartition("/")[2]
+                    if name in dirs and name != where and not any(s.root == name for s in found):
+                        found.append(hugo(name, base_url=sub))
         elif base.startswith("docusaurus.config."):
             text = read(config) or ""
             broken = _value(_JS_KEY, "onBrokenLinks", text)
@@ -458,6 +466,17 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if "extensions" in text or "sphinx" in text.lower():
                 found.append(Site(SPHINX, where, config))
     return tuple(found)
+
+
+def _ignored_under(root: str, read: Callable[[str], str | None]) -> list[str]:
+    """The folders under a content folder that the repo's root `.gitignore` names
+    (`website/content/en/docs` under `website/content/en`: `docs`), a build's."""
+    out = []
+    for line in (read(".gitignore") or "").splitlines():
+        entry = line.strip().strip("/")
+        if entry.startswith(root + "/") and not any(ch in entry for ch in "*?[!#"):
+            out.append(entry[len(root) + 1:])
+    return out
 
 
 def _mkdocs_config(config: str, read: Callable[[str], str | None], known: AbstractSet[str]) -> str | None:

@@ -270,6 +270,22 @@ def test_docusaurus_current_docs_are_also_next_where_versions_are_released(ws: W
     assert [(f["path"], f["column"]) for f in found] == [("versioned_docs/version-v1.9/intro.md", 38)], found
 
 
+def test_a_top_level_folder_a_build_copies_into_a_hugo_sites_ignored_content(ws: WorkspaceBuilder) -> None:
+    # cortex: tools/website/web-pre.sh copies docs/ into website/content/en/docs, which
+    # .gitignore names: docs/ is the site's /docs/ pages, its images in website/static.
+    ws.repo("cortex", {
+        ".gitignore": "website/public\nwebsite/content/en/docs\n",
+        "website/config.toml": 'baseURL = "https://cortexmetrics.io/"\ncontentDir = "content/en"\n',
+        "website/content/en/_index.md": "# Cortex\n",
+        "website/static/images/ring.png": "png",
+        "docs/guides/ring.md": "# Ring\n\n![ring](/images/ring.png) ![gone](/images/gone.png)\n",  # 3
+        "notes/x.md": "# X\n\n![ring](/images/ring.png)\n",  # 3: GitHub's, not copied
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["path"], f["line"], f["column"]) for f in found] == [
+        ("docs/guides/ring.md", 3, 28), ("notes/x.md", 3, 2)], found
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
