@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 70  # 69: "the `SAVE` button" is no heading; 70: symlinks are skipped files
+EXTRACTOR_VERSION = 71  # 70: symlinks are skipped files; 71: an unused definition's blob URL is no reference
 
 
 @dataclass(frozen=True, slots=True)

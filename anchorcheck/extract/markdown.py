@@ -654,9 +654,19 @@ def _label_key(label: str) -> str:
 def used_definitions(text: str, refs: list[Reference]) -> list[Reference]:
     """The references without the link reference definitions (`[label]: target`) that
     GitHub renders no link from: one no link uses, or a repeat of a label defined
-    before (the first definition wins). Checking those reported links nobody sees."""
+    before (the first definition wins). Checking those reported links nobody sees. (A
+    definition's blob URL the URL scanner read as a reference of its own goes with it:
+    kubebuilder's unused `[project]: https://github.com/.../testdata/project-v3/PROJECT`.)"""
     defined = {i: _label_key(m.group("label")) for i, r in enumerate(refs)
                if r.text.startswith("[") and (m := _DEFINITION_LABEL.match(r.text)) is not None}
+    urls = [i for i, r in enumerate(refs) if "://" in r.text] if "]:" in text else []
+    if urls:
+        lines = text.split("\n")
+        for i in urls:
+            line = lines[refs[i].line - 1] if refs[i].line <= len(lines) else ""
+            m = _DEFINITION_LABEL.match(line.lstrip(" "))
+            if m is not None and line[:len(line) - len(line.lstrip(" "))].count(" ") <= 3:
+                defined[i] = _label_key(m.group("label"))
     if not defined:
         return refs
     used = {_label_key(m.group("label")) for m in _LABEL_USE.finditer(text)}

@@ -1190,6 +1190,14 @@ class Resolver:
                 # A destination the site's link render hook makes its own (hugoDocs'
                 # `[slice](g)` is a glossary entry): its code decides where it goes.
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
+            if site is not None and site.built_urls and not ref.via_url and ref.target_repo is None \
+                    and located.status is Status.DANGLING_PATH and not located.files \
+                    and "/" not in (ref.target_path or "").strip("/") \
+                    and (ref.target_path or "").lower().endswith(".md"):
+                # A page named alone (Hugo's `{{< ref "python-client.md" >}}`) that no
+                # file here is, on a site that mounts pages from what the repo does not
+                # hold (dapr's docs mount its SDKs' docs from submodules): theirs.
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
             if site is not None and site.built_urls and ref.relative and not ref.via_url \
                     and self._built_elsewhere(ref, site):
                 # A page the site mounts from files the repo does not hold (Hugo's

@@ -125,6 +125,14 @@ def test_a_link_reference_definition_is_a_target_and_an_optional_title_only() ->
     assert [p for _, _, _, p in refs(src, "markdown")] == ["a.md", "b b.md", "c.md", "d.md"]
 
 
+def test_an_unused_definitions_blob_url_is_no_reference_either() -> None:
+    # kubebuilder: `[project]: https://github.com/.../PROJECT`, which no link uses,
+    # renders nothing; a used one's URL is read.
+    url = "https://github.com/acme/app/blob/main"
+    src = f"See [the guide][guide].\n\n[project]: {url}/PROJECT\n[guide]: {url}/GUIDE.md\n"
+    assert [p for _, _, _, p in refs(src, "markdown")] == ["GUIDE.md"]
+
+
 def test_a_vitepress_snippet_import_cites_its_file_not_a_heading() -> None:
     src = "Steps:\n\n   <<< ./deploy.yaml#content [.github/workflows/deploy.yml]\n\nSee x.md#usage.\n"
     assert refs(src, "markdown") == [("path", None, None, "deploy.yaml"), ("fragment", "usage", None, "x.md")]

@@ -286,6 +286,24 @@ def test_a_top_level_folder_a_build_copies_into_a_hugo_sites_ignored_content(ws:
         ("docs/guides/ring.md", 3, 28), ("notes/x.md", 3, 2)], found
 
 
+def test_a_hugo_ref_by_name_into_pages_mounted_from_a_submodule_is_the_builds(ws: WorkspaceBuilder) -> None:
+    # dapr's docs: `{{< ref "python-client.md" >}}` is a page of the Python SDK's docs,
+    # which the site mounts from a submodule the repo does not hold.
+    ws.repo("docs", {
+        "daprdocs/config.toml": ('baseURL = "https://docs.dapr.io/"\n[module]\n[[module.mounts]]\n'
+                                 'source = "content/en"\ntarget = "content"\n[[module.mounts]]\n'
+                                 'source = "../sdkdocs/python/daprdocs/content/en/python-sdk-docs"\n'
+                                 'target = "content/developing-applications/sdks/python"\n'),
+        "daprdocs/content/en/health.md": ('# Health\n\n[client]({{< ref "python-client.md#health-timeout" >}})\n'
+                                          '[gone]({{< ref "nowhere.md#x" >}})\n'),
+    })
+    found = json.loads(ws.check("--format", "json", "--no-cache").out)["findings"]
+    assert [(f["code"], f["line"]) for f in found] == [], found
+    # (Whether either page is there, only the submodule knows: both are counted.)
+    unchecked = json.loads(run_cli("refs", "--unresolved", "--format", "json", cwd=ws.root).out)["references"]
+    assert [r["unchecked"] for r in unchecked] == ["build-output", "build-output"]
+
+
 def test_a_site_the_detection_misses_is_declared(ws: WorkspaceBuilder) -> None:
     ws.repo("loki", {
         "docs/sources/setup/install.md": "# Install\n",
