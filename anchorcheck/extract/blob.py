@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 71  # 70: symlinks are skipped files; 71: an unused definition's blob URL is no reference
+EXTRACTOR_VERSION = 72  # 71: an unused definition's blob URL is no reference; 72: "as [x]:" mid-line is a use
 
 
 @dataclass(frozen=True, slots=True)

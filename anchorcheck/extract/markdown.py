@@ -644,7 +644,10 @@ def _plain_text(source: str) -> str:
 
 
 _DEFINITION_LABEL = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\]:")
-_LABEL_USE = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\](?!:)")
+# A label in brackets, not a definition's (one opening its line, up to 3 spaces in, then
+# `:`); kubernetes/community's "selected ... as [election officers]:" is a use.
+_LABEL_USE = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\](?!:)|(?<![^\n])[ ]{0,3}\[[^\[\]\n]{1,300}\]:"
+                             r"|\[(?P<used>[^\[\]\n]{1,300})\]:")
 
 
 def _label_key(label: str) -> str:
@@ -669,7 +672,8 @@ def used_definitions(text: str, refs: list[Reference]) -> list[Reference]:
                 defined[i] = _label_key(m.group("label"))
     if not defined:
         return refs
-    used = {_label_key(m.group("label")) for m in _LABEL_USE.finditer(text)}
+    used = {_label_key(m.group("label") or m.group("used")) for m in _LABEL_USE.finditer(text)
+            if m.group("label") or m.group("used")}
     seen: set[str] = set()
     kept = []
     for i, ref in enumerate(refs):

@@ -131,6 +131,10 @@ def test_an_unused_definitions_blob_url_is_no_reference_either() -> None:
     url = "https://github.com/acme/app/blob/main"
     src = f"See [the guide][guide].\n\n[project]: {url}/PROJECT\n[guide]: {url}/GUIDE.md\n"
     assert [p for _, _, _, p in refs(src, "markdown")] == ["GUIDE.md"]
+    # A label closing a sentence with `:` mid-line is a use, not a definition
+    # (kubernetes/community: "selected ... as [election officers]:").
+    src = f"We chose these as [election officers]:\n\n[election officers]: {url}/OFFICERS.md\n"
+    assert [p for _, _, _, p in refs(src, "markdown")] == ["OFFICERS.md"]
 
 
 def test_a_vitepress_snippet_import_cites_its_file_not_a_heading() -> None:
