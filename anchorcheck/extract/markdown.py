@@ -646,6 +646,7 @@ def _plain_text(source: str) -> str:
 _DEFINITION_LABEL = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\]:")
 # A label in brackets, not a definition's (one opening its line, up to 3 spaces in, then
 # `:`); kubernetes/community's "selected ... as [election officers]:" is a use.
+_DEFINITION_LINE = compiled_on_use(r"[ ]{0,3}\[(?P<label>[^\[\]\n]{1,300})\]:")  # (a line of one)
 _LABEL_USE = compiled_on_use(r"\[(?P<label>[^\[\]\n]{1,300})\](?!:)|(?<![^\n])[ ]{0,3}\[[^\[\]\n]{1,300}\]:"
                              r"|\[(?P<used>[^\[\]\n]{1,300})\]:")
 
@@ -666,9 +667,8 @@ def used_definitions(text: str, refs: list[Reference]) -> list[Reference]:
     if urls:
         lines = text.split("\n")
         for i in urls:
-            line = lines[refs[i].line - 1] if refs[i].line <= len(lines) else ""
-            m = _DEFINITION_LABEL.match(line.lstrip(" "))
-            if m is not None and line[:len(line) - len(line.lstrip(" "))].count(" ") <= 3:
+            m = _DEFINITION_LINE.match(lines[refs[i].line - 1]) if refs[i].line <= len(lines) else None
+            if m is not None:
                 defined[i] = _label_key(m.group("label"))
     if not defined:
         return refs

@@ -377,8 +377,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             # A content folder a build script fills with a copy of a top-level folder of
             # the repo, and .gitignore names (cortex's website/content/en/docs, from
             # docs/ by tools/website/web-pre.sh): that folder's pages are the site's.
+            ignores = read(".gitignore") if ".gitignore" in known else None  # (read once)
             for root in content_roots:
-                for sub in _ignored_under(root, read):
+                for sub in _ignored_under(root, ignores):
                     name = sub.rpartition("/")[2]
                     if name in dirs and name != where and not any(s.root == name for s in found):
                         found.append(hugo(name, base_url=sub))
@@ -468,11 +469,12 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
     return tuple(found)
 
 
-def _ignored_under(root: str, read: Callable[[str], str | None]) -> list[str]:
-    """The folders under a content folder that the repo's root `.gitignore` names
-    (`website/content/en/docs` under `website/content/en`: `docs`), a build's."""
+def _ignored_under(root: str, ignores: str | None) -> list[str]:
+    """The folders under a content folder that the repo's root `.gitignore` (its text,
+    `ignores`) names (`website/content/en/docs` under `website/content/en`: `docs`), a
+    build's."""
     out = []
-    for line in (read(".gitignore") or "").splitlines():
+    for line in (ignores or "").splitlines():
         entry = line.strip().strip("/")
         if entry.startswith(root + "/") and not any(ch in entry for ch in "*?[!#"):
             out.append(entry[len(root) + 1:])
