@@ -28,12 +28,18 @@ from anchorcheck.git.repo import GitRepo
 
 
 def texts_of(gitdir: Path, language: str) -> list[str]:
+    return [text for _, text in texts_with_ids(gitdir, language)]
+
+
+def texts_with_ids(gitdir: Path, language: str) -> list[tuple[str, str]]:
+    """(blob id, text) of every file of `language` at HEAD, as a crawl decodes them."""
     git = GitRepo(gitdir)
     excluded = excluder(DEFAULT_EXCLUDE)
     entries = [e for e in git.list_tree(git.resolve("HEAD"))
                if language_of(e.path) == language and 0 <= e.size < 2_000_000 and not e.is_symlink
                and not e.is_submodule and (excluded is None or not excluded.search(e.path))]
-    return [t for _, data in git.read_blobs([e.oid for e in entries]) for t in [decode_blob(data)[0]] if t]
+    return [(oid, t) for oid, data in git.read_blobs([e.oid for e in entries])
+            for t in [decode_blob(data)[0]] if t]
 
 
 def main() -> None:

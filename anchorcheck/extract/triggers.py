@@ -11,12 +11,11 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from bisect import bisect_right
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from anchorcheck.extract import claims
-from anchorcheck.extract.headings import HeadingOptions, caps_line_at, has_caps_line
+from anchorcheck.extract.headings import HeadingOptions, has_caps_line
+from anchorcheck.extract.onepass import blocks_matching
 from anchorcheck.patterns import compiled_on_use
 
 
@@ -121,17 +120,8 @@ _DIGIT = compiled_on_use(r"\d")  # what every `numeric` alternative holds (the s
 
 def _any_folded(folded: tuple[FoldedWord, ...], text: str) -> bool:
     """Whether one of the folded words stands in `text` in a case that counts, followed
-    by what it must be."""
-    return next(_folded_starts(folded, text), -1) >= 0
-
-
-def _folded_starts(
-    folded: tuple[FoldedWord, ...], text: str, skip: Callable[[int], int] | None = None,
-) -> Iterator[int]:
-    """Where the folded words stand in `text` in a case that counts (followed by what
-    they must be), word by word. `skip`, when given, is told each one found and says
-    where to look for that word next. Only ASCII text is lower-cased: elsewhere a
-    character may change length with its case (`İ`), so each case is searched."""
+    by what it must be. Only ASCII text is lower-cased: elsewhere a character may
+    change length with its case (`İ`), so each case is searched."""
     if text.isascii():
         low = text.lower()
         for word, forms, then in folded:
@@ -139,22 +129,17 @@ def _folded_starts(
             i = low.find(word)
             while i >= 0:
                 if text[i:i + n] in forms and (then is None or then.match(text, i + n)):
-                    yield i
-                    i = low.find(word, skip(i) if skip is not None else i + 1)
-                else:
-                    i = low.find(word, i + 1)
-        return
-    find = text.find
+                    return True
+                i = low.find(word, i + 1)
+        return False
     for _, forms, then in folded:
         for form in forms:
-            n = len(form)
-            i = find(form)
+            i = text.find(form)
             while i >= 0:
-                if then is None or then.match(text, i + n):
-                    yield i
-                    i = find(form, skip(i) if skip is not None else i + 1)
-                else:
-                    i = find(form, i + 1)
+                if then is None or then.match(text, i + len(form)):
+                    return True
+                i = text.find(form, i + 1)
+    return False
 
 
 _AT_ON_LINE = r"(?:at|on)(?<=\bat|\bon)[ \t\n]+(?:(?i:lines?)[ \t]+)?:?\d"  # \b(?:at|on)[ \t\n]+...
@@ -220,18 +205,9 @@ HADDOCK_INTEREST = dataclasses.replace(
     whole=LazyPattern(HADDOCK_PATTERN, _WHOLE_AFTER))
 
 
-# Between the blocks KeepTest.select joins: no pattern it searches matches a NUL, and a
-# caps run stops at a line break, so every match in the joined text lies in one block.
-_SEPARATOR = "\x00\n"
-# A digit after a blank, a colon or a `#`: where every `numeric` alternative (`:12`,
-# `at line 3`, an issue's `#12`) ends; written digit first, so that the engine scans
-# for digits.
-_NUMERIC_END = compiled_on_use(r"\d(?<=[\s:#]\d)")
-# Fewer blocks than this are asked one by one: below it the ~40 searches of the joined
-# text cost more than ~30 per block (every 10th GHC Haskell file, instructions of
-# extraction: one by one 1,984M, joined from 1 block 1,750M, from 3 1,748M, from 8
-# 1,772M).
-_JOINED_FROM = 3
+# A line that may be a caps heading (headings.has_caps_line: no lower-case ASCII letter,
+# at least n capitals), as one more alternative of the one-pass scan.
+_CAPS_LINE = "(?m:^[^a-z\\n]*(?:[A-Z][^a-z\\n]*){{{n}}}$)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,74 +223,19 @@ class KeepTest:
             self.caps_letters is not None and has_caps_line(text, start, end, self.caps_letters))
 
     def select(self, text: str, ranges: list[tuple[int, int]]) -> list[bool]:
-        """[self(text, s, e) for s, e in ranges], for all the blocks of a file at once.
-        Asked block by block, the test's ~30 searches were ~30 calls per block (GHC:
-        113k blocks, a third of Haskell extraction). Here the blocks are joined and
-        each search runs once over them all; nothing it looks for can span the
-        separator, and each holds in the joined text exactly where it holds in a
-        block, except the `numeric` alternatives, which are only located (a digit after
-        a blank, colon or `#`) and then asked of those blocks. A hypothesis test compares
-        the answers with the block-by-block test's."""
-        if len(ranges) < _JOINED_FROM:
-            return [self(text, s, e) for s, e in ranges]
-        joined = _SEPARATOR.join([text[s:e] for s, e in ranges])
-        starts = [0]
-        for s, e in ranges:
-            starts.append(starts[-1] + e - s + len(_SEPARATOR))
-        keep = bytearray(len(ranges))
-        maybe = bytearray(len(ranges))
+        """[self(text, s, e) for s, e in ranges], for all the blocks of a file at once:
+        one RE2 scan of the blocks joined (onepass.blocks_matching), for the whole
+        alternation and the caps line together. (Asked block by block in Python, the
+        test was ~30 searches per block; then, joined, ~30 searches per file.)"""
+        return [bool(k) for k in blocks_matching(self.one_pass_source(), text, ranges, self)]
 
-        def mark(into: bytearray, at: int) -> int:
-            """Mark the block holding offset `at`; where the next block starts."""
-            block = bisect_right(starts, at) - 1
-            into[block] = 1
-            return starts[block + 1]
-
-        find = joined.find
-        interest = self.interest
-        for lit in interest.literals:
-            i = find(lit)
-            while i >= 0:
-                i = find(lit, mark(keep, i))
-        for word, then in interest.followed:
-            i = find(word)
-            while i >= 0:
-                i = find(word, mark(keep, i)) if then.match(joined, i + len(word)) else find(word, i + 1)
-        for _ in _folded_starts(interest.folded, joined, functools.partial(mark, keep)):
-            pass  # each one marked its block
-        for pattern in interest.patterns:
-            m = pattern.search(joined)
-            while m is not None:
-                m = pattern.search(joined, mark(keep, m.start()))
-        # The costlier searches (the caps line, a digit) only where no block is kept
-        # yet: GHC's kept blocks are few but long (its notes), half the text.
-        for first, last in _unkept_runs(keep):
-            stop = starts[last] - len(_SEPARATOR)
-            if self.caps_letters is not None:
-                i = caps_line_at(joined, starts[first], stop, self.caps_letters)
-                while i >= 0:
-                    i = caps_line_at(joined, mark(keep, i), stop, self.caps_letters)
-            if interest.numeric:
-                m = _NUMERIC_END.search(joined, starts[first], stop)
-                while m is not None:
-                    m = _NUMERIC_END.search(joined, mark(maybe, m.start()), stop)
-        if interest.numeric:
-            for block, (s, e) in enumerate(ranges):
-                if maybe[block] and not keep[block] and any(p.search(text, s, e) for p in interest.numeric):
-                    keep[block] = 1
-        return [bool(k) for k in keep]
-
-
-def _unkept_runs(keep: bytearray) -> Iterator[tuple[int, int]]:
-    """(first, last + 1) of each run of blocks not kept."""
-    n = len(keep)
-    first = keep.find(0)
-    while first >= 0:
-        last = keep.find(1, first)
-        if last < 0:
-            last = n
-        yield first, last
-        first = keep.find(0, last) if last < n else -1
+    def one_pass_source(self) -> str:
+        """The test as one pattern: the interest's alternation, or a caps line."""
+        assert self.interest.whole is not None, "a keep test's interest has its alternation"
+        source = self.interest.whole.source
+        if self.caps_letters is not None:
+            source = f"{source}|{_CAPS_LINE.format(n=max(2, self.caps_letters))}"
+        return source
 
 
 @functools.cache

@@ -427,6 +427,8 @@ _SELECT_BITS = st.sampled_from([
     "]:", "github.com/", "()", "( in ", "restates", "anchorcheck:", "at 3", "on line 4", "at\n:5", "x:7",
     ".py#", "#h#", "`a.b", ":`", "ABCDEFGHIJ", "A B C D E F G H", "ABCD efgh", "\n-- ", "{-", "-}", "“",
     "sEe 'X'", "Per 'Y'", "UNDER Z", "cF.", "Cf ", "EXPLAINED", "Explained", "İ",
+    # Blanks Python's `\s` matches in ASCII and RE2's does not (onepass.re2_source).
+    "see\x0b'X'", "Note\x1c[", "at\x0c3", "\r", "ſee 'X'", "at LİNE 3", "ON LINES 4",
 ])
 
 
