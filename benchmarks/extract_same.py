@@ -32,17 +32,20 @@ options = ExtractOptions()
 for gitdir in sys.argv[3:]:
     for oid, text in texts_with_ids(Path(gitdir), sys.argv[2]):
         index = extract(text, sys.argv[2], options)
-        print(oid, json.dumps(repr(index)))
+        fields = {name: [repr(item) for item in getattr(index, name)]
+                  for name in ("anchors", "references", "mentions", "suppressions")}
+        fields["counts"] = [repr((index.comments, index.line_count))]
+        print(oid, json.dumps(fields))
 """
 
 
-def dump(tree: Path, language: str, gitdirs: list[str]) -> dict[str, str]:
+def dump(tree: Path, language: str, gitdirs: list[str]) -> dict[str, dict[str, list[str]]]:
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run(
         [sys.executable, "-c", _DUMP, str(Path(__file__).parent), language, *gitdirs],
         env=env, capture_output=True, text=True, check=True, cwd="/",
     ).stdout
-    found: dict[str, str] = {}
+    found: dict[str, dict[str, list[str]]] = {}
     for line in out.splitlines():
         oid, _, result = line.partition(" ")
         found[oid] = json.loads(result)
@@ -60,10 +63,17 @@ def main() -> None:
     args = parser.parse_args()
     old, new = (dump(tree.resolve(), args.language, args.gitdirs) for tree in (args.old, args.new))
     differ = sorted(oid for oid in old.keys() | new.keys() if old.get(oid) != new.get(oid))
-    digest = hashlib.sha256("".join(sorted(new.values())).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(json.dumps(sorted(new.items())).encode()).hexdigest()[:16]
     print(f"{args.language}: {len(new)} files, {len(differ)} differ (new results' digest {digest})")
     for oid in differ[:args.show]:
-        print(f"  {oid}\n    old: {old.get(oid)}\n    new: {new.get(oid)}")
+        print(f"  blob {oid}")
+        was, now = old.get(oid, {}), new.get(oid, {})
+        for name in sorted(was.keys() | now.keys()):
+            before, after = was.get(name, []), now.get(name, [])
+            for item in (x for x in before if x not in after):
+                print(f"    - {name}: {item}")
+            for item in (x for x in after if x not in before):
+                print(f"    + {name}: {item}")
     raise SystemExit(1 if differ else 0)
 
 
