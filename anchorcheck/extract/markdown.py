@@ -379,7 +379,8 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
 
         if matched < len(stack):
             if (leaf is not None and leaf.kind == "para" and not blank
-                    and not _ends_paragraph(rest, pos + _indent(rest) - _lazy_col(stack, matched, leaf))):
+                    and not _ends_paragraph(rest, pos + _indent(rest) - _lazy_col(stack, matched, leaf),
+                                            _past_list_indent(stack, leaf, pos + _indent(rest)))):
                 _extend(leaf, n, rest)  # a lazy continuation line
                 continue
             del stack[matched:]
@@ -559,9 +560,25 @@ def _lazy_col(stack: list[_Container], matched: int, leaf: _Leaf) -> int:
     return leaf.col
 
 
-def _ends_paragraph(rest: str, indent: int) -> bool:
+def _past_list_indent(stack: list[_Container], leaf: _Leaf, column: int) -> bool:
+    """Whether a line indented to `column` stands 4 or more columns past where the
+    markers of the paragraph's list item stand, and before the item's content: a list
+    item there is text of the paragraph (CommonMark's "- item 4 / - this one is a
+    paragraph continuation"; markdown-it-py's listIndent test). kubernetes/community's
+    meeting notes have `    *    Removing node.ExternalID` then `        *   https://...`
+    (pulldown-cmark and markdown-it-py read the URLs as its text; read as code, their
+    references were lost.) Only outside block quotes, where columns count from the line's
+    start."""
+    if not stack or leaf.depth != len(stack) or any(c.quote for c in stack):
+        return False
+    return column - (leaf.col - stack[-1].width) >= 4 and column < leaf.col
+
+
+def _ends_paragraph(rest: str, indent: int, past_list: bool = False) -> bool:
     """Whether a line that leaves the paragraph's containers ends it rather than
-    continuing it lazily; `indent` is counted from the paragraph's content column."""
+    continuing it lazily; `indent` is counted from the paragraph's content column.
+    `past_list`: the line stands 4 or more columns past its list's markers (and before
+    the item's content), where no list item starts (_past_list_indent)."""
     if indent >= 4:
         return False
     rest = rest.lstrip(" ")
@@ -569,7 +586,8 @@ def _ends_paragraph(rest: str, indent: int) -> bool:
     if first not in _SPECIAL:  # (most lazy lines: prose)
         return False
     # A block quote or a list item (most lines that end one: the next item), else a leaf.
-    if first == ">" or (first in _CONTAINER_START and _item(rest, in_paragraph=False) is not None):
+    if first == ">" or (first in _CONTAINER_START and not past_list
+                        and _item(rest, in_paragraph=False) is not None):
         return True
     return _starts_block(rest, in_paragraph=True)
 
