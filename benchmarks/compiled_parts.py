@@ -9,20 +9,20 @@ process, CPU time, the fastest of --repeat passes:
 - blocks: anchorcheck's block reader (`read_blocks`) against pulldown-cmark's whole
   parse with byte ranges (`pyromark.events_with_range`), which would give the blocks
   and the links, headings and code spans in one pass;
-- triggers: the keep test over every block of a file (`MARKDOWN_KEEP.select`, the
-  hand-written literal finds and regexes) against one RE2 scan of the same joined
-  blocks for the whole trigger alternation (`INTEREST_PATTERN|href|src`), on UTF-8
-  bytes; the caps-line test is not part of either (Markdown asks none). The blocks each
-  keeps are compared: any difference is printed;
+- triggers: the keep test asked of each block in Python (`MARKDOWN_KEEP(text, start,
+  end)`: the hand-written literal finds and regexes of triggers.AnyOf) against the one
+  RE2 scan of a file's blocks that anchorcheck uses since the twenty-sixth session
+  (`MARKDOWN_KEEP.select`, extract/onepass.py). The blocks each keeps are compared: any
+  difference is printed;
 - whole extraction, for scale (`extract`, as extract_rate.py times it).
 
-The libraries are imported here only: `pip install pyromark google-re2` to run it.
+pyromark is imported here only: `pip install pyromark` to run it (see also
+cmark_blocks.py, pulldown-cmark's events made into anchorcheck's blocks).
 """
 
 from __future__ import annotations
 
 import argparse
-import bisect
 import sys
 import time
 from collections.abc import Callable
@@ -34,9 +34,7 @@ from extract_rate import texts_of
 
 from anchorcheck.extract.blob import ExtractOptions, extract
 from anchorcheck.extract.markdown import document_lines, read_blocks
-from anchorcheck.extract.triggers import INTEREST_PATTERN, MARKDOWN_KEEP
-
-_SEPARATOR = b"\x00\n"
+from anchorcheck.extract.triggers import MARKDOWN_KEEP
 
 
 def fastest(step: Callable[[], object], repeat: int) -> float:
@@ -57,23 +55,6 @@ def spans_of(text: str) -> list[tuple[int, int]]:
     return [(starts[b.start], starts[min(b.end, last)] - 1) for b in read_blocks(document_lines(lines))]
 
 
-def re2_select(pattern: object, text: str, spans: list[tuple[int, int]]) -> list[bool]:
-    """The blocks holding a trigger, by one RE2 scan of the joined blocks' bytes."""
-    parts = [text[a:b].encode() for a, b in spans]
-    joined = _SEPARATOR.join(parts)
-    starts = [0]
-    for part in parts:
-        starts.append(starts[-1] + len(part) + len(_SEPARATOR))
-    keep = [False] * len(spans)
-    pos = 0
-    search = pattern.search  # type: ignore[attr-defined]
-    while (m := search(joined, pos)) is not None:
-        block = bisect.bisect_right(starts, m.start()) - 1
-        keep[block] = True
-        pos = starts[block + 1]
-    return keep
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -81,7 +62,6 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     import pyromark
-    import re2
 
     texts = [t for g in args.gitdirs for t in texts_of(g, "markdown")]
     mb = sum(len(t.encode()) for t in texts) / 1e6
@@ -94,22 +74,25 @@ def main() -> None:
     rate["blocks: pyromark events_with_range"] = fastest(
         lambda: [sum(1 for _ in pyromark.events_with_range(t)) for t in texts], args.repeat)
     spans = [spans_of(t) for t in texts]
-    pattern = re2.compile((INTEREST_PATTERN + "|href|src").encode())
-    rate["triggers: MARKDOWN_KEEP.select"] = fastest(
+    rate["triggers: asked block by block (Python)"] = fastest(
+        lambda: [by_block(t, s) for t, s in zip(texts, spans, strict=True)], args.repeat)
+    rate["triggers: one RE2 scan (select)"] = fastest(
         lambda: [MARKDOWN_KEEP.select(t, s) for t, s in zip(texts, spans, strict=True)], args.repeat)
-    rate["triggers: one RE2 scan"] = fastest(
-        lambda: [re2_select(pattern, t, s) for t, s in zip(texts, spans, strict=True)], args.repeat)
     options = ExtractOptions()
     rate["whole extraction"] = fastest(lambda: [extract(t, "markdown", options) for t in texts], 1)
     for name, seconds in rate.items():
         print(f"{name:40} {seconds:7.2f} CPU-s  {mb / seconds:6.1f} MB/s")
     differ = []
     for t, s in zip(texts, spans, strict=True):
-        a, b = MARKDOWN_KEEP.select(t, s), re2_select(pattern, t, s)
+        a, b = by_block(t, s), MARKDOWN_KEEP.select(t, s)
         differ += [(x, t[lo:hi]) for x, y, (lo, hi) in zip(a, b, s, strict=True) if x != y]
     print(f"blocks kept differently by the two trigger tests: {len(differ)} of {sum(map(len, spans))}")
     for kept_by_python, block in differ[:10]:
         print(f"  kept by {'Python' if kept_by_python else 'RE2'} only: {block[:200]!r}")
+
+
+def by_block(text: str, spans: list[tuple[int, int]]) -> list[bool]:
+    return [MARKDOWN_KEEP(text, a, b) for a, b in spans]
 
 
 if __name__ == "__main__":
