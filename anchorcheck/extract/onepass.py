@@ -36,10 +36,15 @@ _SEPARATOR = "\x00\n"
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
+def _in_word(char: str) -> bool:
+    r"""Whether Python's `\w` (on str) matches `char`."""
+    return char == "_" or char.isalnum()
+
+
 def re2_source(pattern: str) -> str:
     """`pattern` (Python `re` syntax) as an RE2 pattern that matches where it does on ASCII
-    text: `\\s` spelled out, the known look-behinds rewritten. Any other look-behind is
-    an error (re2 rejects it when compiling)."""
+    text: `\\s` and `\\S` spelled out, the known look-behinds rewritten. Any other
+    look-behind is an error (re2 rejects it when compiling)."""
     for python, rewritten in _LOOK_BEHINDS.items():
         pattern = pattern.replace(python, rewritten)
     out: list[str] = []
@@ -51,6 +56,10 @@ def re2_source(pattern: str) -> str:
             escape = pattern[i:i + 2]
             if escape == r"\s":
                 out.append(_ASCII_SPACE if in_class else f"[{_ASCII_SPACE}]")
+            elif escape == r"\S":
+                if in_class:  # (no way to spell "not these" among a class's members)
+                    raise ValueError(f"re2_source: \\S in a character class: {pattern}")
+                out.append(f"[^{_ASCII_SPACE}]")
             else:
                 out.append(escape)
             i += 2
@@ -87,7 +96,7 @@ def blocks_matching(
     for i, part in enumerate(parts):
         start = ranges[i][0]
         if (ascii_text or part.isascii()) and not (
-                start and part and part[0] in _WORD and text[start - 1] in _WORD):
+                start and part and part[0] in _WORD and _in_word(text[start - 1])):
             scanned.append(i)
         elif slow(text, *ranges[i]):
             keep[i] = 1

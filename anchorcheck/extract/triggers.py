@@ -232,10 +232,15 @@ class KeepTest:
     def one_pass_source(self) -> str:
         """The test as one pattern: the interest's alternation, or a caps line."""
         assert self.interest.whole is not None, "a keep test's interest has its alternation"
-        source = self.interest.whole.source
-        if self.caps_letters is not None:
-            source = f"{source}|{_CAPS_LINE.format(n=max(2, self.caps_letters))}"
-        return source
+        return _one_pass_source(self.interest.whole.source, self.caps_letters)
+
+
+@functools.cache
+def _one_pass_source(interest: str, caps_letters: int | None) -> str:
+    # (Cached: the same string each time, whose hash is kept, for onepass.compiled's cache.)
+    if caps_letters is None:
+        return interest
+    return f"{interest}|{_CAPS_LINE.format(n=max(2, caps_letters))}"
 
 
 @functools.cache

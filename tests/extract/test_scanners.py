@@ -439,6 +439,7 @@ _SELECT_BITS = st.sampled_from([
 @example(text="see Sxx abc", cuts=[0, 3, 4, 7, 8, 11], haddock=False, caps=False)  # no match across blocks
 @example(text="İ see that, cfg, sEe 'X', See 'Y'", cuts=[0, 12, 13, 25, 26, 40], haddock=False, caps=False)
 @example(text="aaaa#1", cuts=[0, 1, 2, 3, 4, 6], haddock=False, caps=False)  # an issue's `#1`
+@example(text="éat 3", cuts=[1, 5], haddock=False, caps=False)  # `\b` after a non-ASCII letter
 def test_testing_all_blocks_at_once_answers_as_testing_each(
     text: str, cuts: list[int], haddock: bool, caps: bool,
 ) -> None:
