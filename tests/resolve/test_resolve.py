@@ -104,3 +104,26 @@ def test_a_files_stale_claims_of_one_text_search_it_once() -> None:
     target = _File("x = 1\n" + "# zzz\n" * 5, "python")
     assert target.elsewhere(["zzz"], 1) == [(2, 2), (3, 3), (4, 4), (5, 5), (6, 6)]
     assert target.elsewhere(["zzz"], 1) is target.elsewhere(["zzz"], 1)
+
+
+def test_page_texts_are_read_through_one_git_process_that_ends_with_the_index(ws: Any) -> None:
+    """Pages read one at a time on need (a fragment not found on them) share one `git
+    cat-file --batch` per repo for the index's life (a process each cost 0.42 s of
+    kubernetes/community's Markdown check), and it ends when the index goes."""
+    import gc
+
+    from anchorcheck.check.pipeline import index_workspace
+    from anchorcheck.config.workspace import load_workspace
+
+    ws.repo("docs", {f"p{i}.md": f"# Page {i}\n\nText {i}.\n" for i in range(5)})
+    index = index_workspace(load_workspace(ws.config()))
+    texts = [index.text("docs", f"p{i}.md") for i in range(5)]
+    assert texts == [f"# Page {i}\n\nText {i}.\n" for i in range(5)]
+    assert index.text("docs", "missing.md") is None
+    readers = list(index._readers.values())
+    assert len(readers) == 1  # one process for all six reads
+    process = readers[0]._proc
+    assert process.poll() is None
+    del index, readers
+    gc.collect()
+    assert process.wait(timeout=10) == 0  # closed with the index
