@@ -4,7 +4,7 @@ Python's `re` tries an alternation's branches one after the other at each positi
 the trigger test was some thirty searches per file (literal finds and small regexes,
 triggers.AnyOf). RE2 compiles the whole alternation into one automaton that reads each
 byte once, in C, and cannot backtrack: the blocks of a file are tested in one scan
-(every block of the history corpus's Python, C, YAML and Markdown: 0.67 -> 0.14 CPU-s,
+(every block of the history corpus's Python, C, YAML and Markdown: 0.68 -> 0.21 CPU-s,
 the same blocks kept; benchmarks/README.md, issue 41).
 
 RE2 reads `\\s`, `\\w`, `\\d` and `\\b` as ASCII classes, Python's `re` (on str) as Unicode
