@@ -23,25 +23,16 @@ from __future__ import annotations
 import itertools
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import pyromark
+
+from anchorcheck.extract.markdown import Block
 
 # GitHub's Markdown: CommonMark with tables, strikethrough and task lists. (Footnotes
 # stay off: `[^1]: text` is then a link reference definition, read as prose, as before.)
 _OPTIONS = (pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_STRIKETHROUGH
             | pyromark.Options.ENABLE_TASKLISTS)
-
-
-class Block(NamedTuple):
-    """Lines [start, end) (0-based) of one heading or prose block. (A named tuple, not a
-    frozen dataclass: a long document has a hundred thousand, and a frozen dataclass
-    sets each field through object.__setattr__.)"""
-
-    kind: str  # "heading" | "prose"
-    start: int
-    end: int
-    title: str = ""  # a heading's source text, inline markup included
 
 
 # Leaf blocks, read to their end in one inner loop each (none nests in another).
