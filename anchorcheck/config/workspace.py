@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import tomllib
@@ -248,7 +249,10 @@ def load_workspace(
     elif overrides or not current_repo:
         ws = Workspace(())
     else:
-        ws = Workspace((_current_repo(cwd),), single=True)
+        spec = _current_repo(cwd)
+        ws = Workspace((spec,), single=True, notes=(
+            f"no {CONFIG_NAME} (or [tool.anchorcheck]) from {cwd} up names this repo: "
+            f"checking {spec.path} alone",))
     repos = list(ws.repos)
     for name, path in overrides:
         spec = RepoSpec.make(name, repo_path(cwd, path, f"--repo {name}"))
@@ -257,24 +261,55 @@ def load_workspace(
             repos.append(replace(spec, ref_given=False))
         else:
             repos[existing] = replace(repos[existing], path=spec.path)
-    return replace(ws, repos=tuple(repos)).with_refs(refs)
+    return replace(ws, repos=tuple(repos), single=ws.single and len(repos) == 1).with_refs(refs)
 
 
 def find_config(cwd: Path) -> Path | None:
-    """The nearest config from `cwd` up to the top of the repo it is in (or `cwd` alone,
-    outside one): in each folder `anchorcheck.toml` first, then a `pyproject.toml` with
-    a `[tool.anchorcheck]` table, as ruff finds its own."""
-    top = work_tree_top(cwd) if not (cwd / CONFIG_NAME).is_file() else None
+    """The config that governs `cwd`, walking up every parent folder as ruff does; in
+    each folder `anchorcheck.toml` first, then a `pyproject.toml` with a
+    `[tool.anchorcheck]` table.
+
+    Inside a git repo, the nearest config within the repo wins. Above the repo's top,
+    a config counts only if one of its `[[repo]]` tables is that repo: a workspace
+    file beside its member repos (`ws/anchorcheck.toml` for `ws/app`), not some other
+    project's config higher up. Outside any repo, the nearest config counts."""
     here = cwd.resolve()
+    # The repo's top as the nearest folder holding `.git` (a folder, or a linked work
+    # tree's file), not git's answer: a run whose snapshots are all cached starts no
+    # git at all (tests/index/test_many_repos.py).
+    member = next((d for d in (here, *here.parents) if (d / ".git").exists()), None)
     while True:
-        if (here / CONFIG_NAME).is_file():
-            return here / CONFIG_NAME
-        pyproject = here / "pyproject.toml"
-        if pyproject.is_file() and _has_tool_table(pyproject):
-            return pyproject
-        if top is None or here == top.resolve() or here.parent == here:
+        inside = member is None or here.is_relative_to(member)
+        for found in (here / CONFIG_NAME, here / "pyproject.toml"):
+            if not found.is_file():
+                continue
+            if found.name == "pyproject.toml" and not _has_tool_table(found):
+                continue
+            if inside or member in _configured_repos(found):
+                return found
+        if here.parent == here:
             return None
         here = here.parent
+
+
+def _configured_repos(path: Path) -> set[Path]:
+    """The folders a config's `[[repo]]` tables name, resolved, without judging the
+    rest of it (that waits until it is read for real). One that is not TOML is an
+    error: it may well be the workspace file meant."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        raise ConfigError(f"{path}: cannot be read as TOML; fix it, or give --config") from None
+    if path.name == "pyproject.toml":
+        tool = data.get("tool")
+        data = tool.get("anchorcheck", {}) if isinstance(tool, dict) else {}
+    tables = data.get("repo", []) if isinstance(data, dict) else []
+    folders = set()
+    for table in tables if isinstance(tables, list) else []:
+        rel = table.get("path") if isinstance(table, dict) else None
+        if isinstance(rel, str) and rel:
+            folders.add((path.parent / os.path.expanduser(rel)).resolve())
+    return folders
 
 
 def _has_tool_table(pyproject: Path) -> bool:
@@ -341,15 +376,18 @@ def _read_config(path: Path) -> Workspace:
             _typed(table, "remote", str, where) or "origin",
             _typed(table, "forge", str, where),
         ), ref_given=ref is not None))
-    if not repos and in_pyproject:
-        repos.append(_current_repo(path.parent.resolve()))  # settings for the repo it is in
+    single = not repos and in_pyproject
+    if single:
+        # Settings for the repo it is in, which is then shown as one alone is (its
+        # paths without the repo's name).
+        repos.append(_current_repo(path.parent.resolve()))
     if not repos:
         raise ConfigError(f"{path}: no [[repo]] tables")
     settings = _read_settings(data, path, warnings)
     contracts = _read_contracts(data, path, {r.name for r in repos}, warnings)
     repos = _read_sites(data, path, repos, warnings)
     return Workspace(tuple(repos), replace(settings, contracts=contracts), str(path),
-                     tuple(warnings), tuple(notes))
+                     tuple(warnings), tuple(notes), single=single)
 
 
 def _tables(
@@ -365,7 +403,13 @@ def _tables(
         if not isinstance(table, dict):
             raise ConfigError(f"{where}: must be a table")
         for unknown in sorted(set(table) - known):
-            warnings.append(f"{where}: unknown key {unknown!r} ignored")
+            close = difflib.get_close_matches(unknown, sorted(known), n=1, cutoff=0.6)
+            if close and close[0] not in table:
+                # `paht = "chart"`: a typo of a key the table lacks, which a "missing
+                # required key 'path'" would hide, or whose default would stand in silence.
+                raise ConfigError(f"{where}: unknown key {unknown!r} (did you mean {close[0]!r}?)")
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            warnings.append(f"{where}: unknown key {unknown!r} ignored{hint}")
         yield i, where, table
 
 

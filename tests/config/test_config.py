@@ -71,3 +71,62 @@ def test_listed_settings_name_only_what_they_may(ws: WorkspaceBuilder) -> None:
         config.write_text(base + f"[settings]\n{setting} = {bad}\n")
         r = run_cli("check", cwd=ws.root)
         assert r.code == 2 and f"{setting}: " in r.err and "is not one of" in r.err and "Traceback" not in r.err
+
+
+def test_workspace_file_found_from_a_member_repo_and_from_a_plain_subfolder(ws: WorkspaceBuilder) -> None:
+    from tests.conftest import run_cli
+
+    ws.repo("chart", {"templates/deploy.yaml": "# ROLLBACK ON THE DEGRADED PATH\n# Recreate, never surge.\nx: 1\n"})
+    ws.repo("app", {"app.py": "# see ROLLBACK ON THE DEGRADED PATH in chart:templates/deploy.yaml\nx = 1\n"})
+    config = ws.config()
+    inside = run_cli("check", "-v", "--format", "json", cwd=ws.repos["app"])
+    assert inside.code == 0, inside.out + inside.err
+    assert json.loads(inside.out)["findings"] == []
+    assert f"anchorcheck: config {config}" in inside.err
+    # From a folder of the workspace that is no repo, the same file.
+    (ws.root / "notes").mkdir()
+    plain = run_cli("check", "--format", "json", cwd=ws.root / "notes")
+    assert plain.code == 0, plain.err
+    # A repo beside them that the file does not name is checked alone, not as a member.
+    ws.repo("other", {"o.py": "# see ROLLBACK ON THE DEGRADED PATH in chart:templates/deploy.yaml\n"})
+    alone = run_cli("check", "-v", "--format", "json", cwd=ws.repos["other"])
+    assert [f["code"] for f in json.loads(alone.out)["findings"]] == ["AC104"], alone.err
+    assert "no anchorcheck.toml (or [tool.anchorcheck]) from" in alone.err and "names this repo" in alone.err
+
+
+def test_the_readmes_first_config_checks_the_work_tree() -> None:
+    # A newcomer copies the first example: with `ref` on every repo their uncommitted
+    # edits would silently not be checked (issue 42, item 4).
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = readme.split("```toml\n", 1)[1].split("```", 1)[0]
+    assert "[[repo]]" in first and "ref =" not in first, first
+
+
+def test_ignore_evidence_note_leaves_notes_unchecked_and_pyproject_alone_shows_plain_paths(tmp_path: Path) -> None:
+    # A project whose every `Note [X]` shows the syntax (anchorcheck itself) turns
+    # Notes off; its [tool.anchorcheck] with no [[repo]] is the repo alone, shown as
+    # one with no config is (paths without the repo's name).
+    from anchorcheck.git.repobuilder import init_repo
+    from tests.conftest import run_cli
+
+    repo = init_repo(tmp_path / "proj", {
+        "pyproject.toml": '[project]\nname = "proj"\n\n[tool.anchorcheck.settings]\nignore-evidence = ["note"]\n',
+        "a.py": "# See Note [Title] for the syntax.\nx = 1\n",
+        "b.md": "# B\n\n[gone](gone.md)\n",
+    })
+    r = run_cli("check", cwd=repo)
+    assert r.out.splitlines()[0].startswith("b.md:3:1: AC105"), r.out + r.err
+    assert "Note" not in r.out
+
+
+def test_anchorcheck_is_clean_on_its_own_repo() -> None:
+    # As .ci/run checks it: what is an example and not a citation is said in
+    # pyproject.toml's [tool.anchorcheck] and by inline suppressions.
+    from tests.conftest import run_cli
+
+    if not (ROOT / ".git").exists():
+        import pytest
+
+        pytest.skip("not a git checkout")
+    r = run_cli("check", "--no-cache", cwd=ROOT)
+    assert r.code == 0, r.out + r.err
