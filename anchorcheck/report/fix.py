@@ -2,9 +2,11 @@
 
 Two kinds of fix: drifted line numbers of a line claim whose text now stands at other
 lines (AC201 with a suggestion), and the location of a reference whose heading lives
-in another file (AC102). A fix is applied to the repo's work tree only when the
-work tree's HEAD is the commit that was checked and the file is unmodified there, so
-the edit lands on exactly the text that was analysed.
+in another file (AC102). `fix` reads what `check` reads: a repo given no ref as its
+work tree on disk (or, with --staged, its index), a repo given a ref at that ref. An
+edit lands only on exactly the text that was analysed: the file on disk must still
+hash to the blob that was read (and, for a ref, the work tree's HEAD must be it), so
+uncommitted edits are kept and fixed, never overwritten.
 """
 
 from __future__ import annotations
@@ -94,7 +96,7 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
         spec = result.workspace.repo(repo)
         snap = result.index.snapshots[repo]
         assert spec is not None
-        reason = _unsafe(spec.path, snap.commit, path, snap.oids.get(path))
+        reason = _unsafe(spec.path, snap.commit, path, snap.oids.get(path), spec.shown_ref)
         if reason:
             skipped.append(f"{repo}:{path}: {reason}")
             continue
@@ -151,11 +153,17 @@ def _apply_token(lines: list[str], edit: Edit) -> bool:
     return True
 
 
-def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None) -> str | None:
+def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None, read_from: str | None) -> str | None:
+    """Why the file on disk is not the text that was checked, or None when it is. A
+    commit checked (`ref`, `--ref`) must be the work tree's HEAD with the file
+    unmodified; the work tree checked as it is on disk (`read_from`, "the work tree")
+    must still hold what was read, so the user's uncommitted edits are the text the
+    fix is made on, never text it overwrites; the index (`--staged`) must match the
+    file on disk, which is the one rewritten."""
     git = GitRepo(work_tree)
     if Path(git.git_dir) == work_tree.resolve() or not (work_tree / ".git").exists():
         return "not a work tree (a bare repo cannot be fixed in place)"
-    if git.resolve("HEAD") != commit:
+    if read_from is None and git.resolve("HEAD") != commit:
         return "the work tree's HEAD is not the commit checked; check out that ref first"
     if oid is None:
         return "the file is not in the work tree"
@@ -165,7 +173,11 @@ def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None) -> str | N
     except OutputError as exc:
         return str(exc).removeprefix(f"{path}: ")
     if git.hash_file(target) != oid:
-        return "the file has local modifications"
+        if read_from == "the index":
+            return "the file on disk differs from what is staged; stage it, or run fix without --staged"
+        if read_from is not None:
+            return "the file changed on disk while it was checked; run fix again"
+        return "the file has local modifications; run fix without a ref to fix the work tree"
     return None
 
 

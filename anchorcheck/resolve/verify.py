@@ -203,6 +203,11 @@ def _lines(ref: Reference, where: FileId, target: _File) -> list[ClaimCheck]:
     msg = f"{ref.claim!r} is no longer at {shown}:{span}"
     if len(moved) == 1:
         a, b = moved[0]
+        if last - first > b - a:
+            # A range claim names a block its words open (a definition and its body,
+            # `strategy:` and its value): the block moved whole, so it keeps its size
+            # from where the words now start (`:12-14` moved by 3 is `:15-17`, not `:15`).
+            b = min(len(lines), a + last - first)
         new_span = f"{a}" if a == b else f"{a}-{b}"
         old_text, new_text = rewrite_span(ref, span, new_span)
         return [ClaimCheck(ref, "AC201", f"{msg}; it is now at {new_span}", new_span,
