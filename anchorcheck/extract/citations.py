@@ -245,6 +245,7 @@ def find_references(
     # one (`` `<a href="/...">` ``). Neither's path is a citation of its own either.
     # In Markdown a `PATH#slug` in a code span is shown too (mdBook's guide: "For
     # example, `mdbook.md#text-and-paragraphs` would link to..."): a link is written as one.
+    # (anchorcheck: ignore[AC105]: examples, not citations)
     code = code_spans(text) if "`" in text and ("](" in text or "href" in text or "src" in text
                                                  or (in_markdown and "#" in text)) else []
 
@@ -290,6 +291,7 @@ def find_references(
         yield from find_issue_references(joined, free)
     # A URL's path and fragment are no file of ours (`tree/core/INSTALL.txt?h=8.3.x#n152`
     # read as the file `8.3.x`; blob URLs into the workspace were read above).
+    # (anchorcheck: ignore[AC105]: examples, not citations)
     if "://" in text:
         for span in url_spans(text):
             take(span)
@@ -324,6 +326,7 @@ def find_references(
             if ref is not None and ref.kind is RefKind.SLUG and snippets and _snippet_before(text, m.start()):
                 # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region
                 # content`: the file is cited, the region is no heading.
+                # (anchorcheck: ignore[AC105]: examples, not citations)
                 ref = replace(ref, kind=RefKind.PATH, name=None)
             # `PATH#L12` and `PATH#slug` in pasted output are no citation (verbatim.py);
             # a heading cited by name is one wherever it stands.
@@ -489,6 +492,17 @@ def url_spans(text: str) -> Iterator[tuple[int, int]]:
         yield found.span()
         pos = found.end()
         i = text.find("://", pos)
+# A link target `NAME:path`, which names a file of a workspace repo when NAME is no URL
+# scheme browsers and systems open (IANA's permanent ones people link, and common ones).
+_REPO_LINK = compiled_on_use(r"(?P<repo>[A-Za-z0-9][\w.-]*):(?!/)(?P<rest>[^\s:]+)")
+_URL_SCHEMES = frozenset({
+    "about", "blob", "bitcoin", "callto", "chrome", "data", "dict", "facetime", "fax", "feed", "file",
+    "ftp", "ftps", "geo", "git", "gopher", "http", "https", "im", "irc", "ircs", "itms", "itms-apps",
+    "javascript", "jar", "ldap", "magnet", "mailto", "market", "matrix", "mms", "news", "nntp",
+    "sftp", "sip", "sips", "skype", "slack", "sms", "smb", "spotify", "ssh", "steam", "svn", "tag",
+    "tel", "telnet", "urn", "view-source", "vscode", "vscode-insiders", "webcal", "ws", "wss",
+    "xmpp", "zoommtg", "doi", "isbn", "cid", "mid", "content", "intent", "x-apple-data-detectors",
+})
 # A link target that is a URL: a scheme, or `//host` (relative to the page's scheme).
 _SCHEME = compiled_on_use(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
@@ -547,7 +561,8 @@ _ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")
 
 
 def _html_link_reference(joined: JoinedText, m: re.Match[str]) -> Reference | None:
-    """`<a href="x.md#y">`, `<img src="img/a.png">` in Markdown: links as GitHub shows them."""
+    """`<a href="x.md#y">`, `<img src="img/a.png">` in Markdown: links as GitHub shows them.
+    (anchorcheck: ignore[AC105]: examples.)"""
     target = html.unescape(m.group("dq") or m.group("sq") or m.group("bare") or "").strip()
     if not target:
         return None
@@ -565,6 +580,13 @@ def _target_reference(
 ) -> Reference | None:
     """The reference a link's target makes (`text_end`: where the link text ends, in
     `written`, for a `#L` link's claimed text)."""
+    repo_link = _REPO_LINK.fullmatch(target) if in_markdown else None
+    if repo_link is not None and repo_link.group("repo").lower() not in _URL_SCHEMES:
+        # `[x](app:README.md#health-checks)`: a file of the workspace's repo `app`, as
+        # a `repo:path` citation names it (a scheme no workspace repo is named is not
+        # judged: resolver, Unchecked.URL_SCHEME).
+        found = _target_reference(joined, start, written, repo_link.group("rest"), in_markdown, text_end)
+        return replace(found, target_repo=repo_link.group("repo")) if found is not None else None
     if _SCHEME.match(target):
         return None  # a URL (blob URLs into the workspace are read separately)
     if any(ch in target for ch in "{}$<>|*") or _PLACEHOLDER.fullmatch(target):

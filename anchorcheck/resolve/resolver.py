@@ -115,6 +115,7 @@ class Unchecked(StrEnum):
     DRAFT_CHAPTER = "draft-chapter"  # mdBook's `[Title]()` in its SUMMARY.md: a chapter not written yet
     INCLUDED = "included-file"  # an include file's `#x` or relative link: the including page's
     FORGE_PAGE = "forge-page"  # `../../graphs/contributors` from a README: a page of GitHub's own
+    URL_SCHEME = "url-scheme"  # `[x](zotero:item)`: a link's scheme that names no workspace repo
     # Resolved, fragment not checked:
     BUILT_FRAGMENT = "built-fragment"  # an id a build generates (`#gateway.networking.k8s.io/v1`)
     RENDERER_UNKNOWN = "renderer-unknown"  # pandoc's id (`#module-pandoc.text`) in a repo with no site
@@ -142,6 +143,7 @@ _PAGES = (".html", ".htm")
 _FEED = re.compile(r"(?i)(?:^|/)(?:[\w.-]*(?:feed|rss|atom|sitemap)[\w.-]*|index)\.xml$")
 # Images: a fragment on one is a hook of the page's stylesheet (mkdocs-material's
 # `logo.svg#only-dark`), or an SVG's view, never a heading.
+# (anchorcheck: ignore[AC105]: examples, not citations)
 _IMAGES = (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".ico", ".bmp")
 # The page shown for a directory: GitHub's README below its listing; a site's index.
 _DIR_PAGES_GITHUB = ("README.md", "readme.md", "Readme.md", "README.markdown", "README")
@@ -635,7 +637,8 @@ class WorkspaceIndex:
         this very line (the seed's `# ROLLBACK ON THE DEGRADED PATH` right above
         `strategy:`; libjpeg-turbo's `See "Creation of 2-D sample arrays" in jmemmgr.c`,
         whose block comment opens ` * Creation of 2-D sample arrays.`), which is
-        evidence enough."""
+        evidence enough.
+        (anchorcheck: ignore[AC105]: examples, not citations)"""
         found = self._lone.get(where)
         if found is None:
             found = self._lone[where] = {}
@@ -1123,6 +1126,7 @@ class Resolver:
         self._post_urls: dict[FileId, str | None] = {}  # see _blog_post_url()
         # Where _model_gaps located a reference, by its id: resolve() takes it from there.
         self._located: dict[int, tuple[FileId, ...] | Resolution] = {}
+        self._tops: dict[str, str] = {}  # see _top()
 
     def _renderer(self, ref: Reference) -> Site | None:
         """Whose rules the reference is judged by: the site that shows its Markdown
@@ -1180,11 +1184,13 @@ class Resolver:
             if site is not None and site.renderer == MDBOOK and ref.path == f"{site.root}/SUMMARY.md":
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.DRAFT_CHAPTER)
             return Resolution(ref, Status.DANGLING_PATH)
-        if ref.kind is RefKind.NOTE:
-            return self._note(ref)
+        # (Before Notes: `ignore-evidence = ["note"]` for a project whose `Note [X]`
+        # are all examples of the syntax, anchorcheck's own.)
         if self._ignored_evidence and (str(ref.evidence) in self._ignored_evidence or (
                 ref.evidence.prose and "prose" in self._ignored_evidence)):
             return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.IGNORED)
+        if ref.kind is RefKind.NOTE:
+            return self._note(ref)
         if self._ignored is not None and ref.target_path is not None:
             written = ref.target_path + (f"#{ref.name}" if ref.kind is RefKind.SLUG and ref.name else "")
             if self._ignored.search(written):
@@ -1260,6 +1266,7 @@ class Resolver:
                 # gateway-api-0.7.1-custom/geps/ link `/geps/gep-709`, a page of
                 # gateway-api's MkDocs site): the upstream's to keep. (A citation of a
                 # heading there is still checked when the copy is read.)
+                # (anchorcheck: ignore[AC105]: examples, not citations)
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
             if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
                     and not (ref.target_path or "").startswith("/") and _included(ref.path):
@@ -1459,9 +1466,12 @@ class Resolver:
                     # MyST's `<project:../intro.md#x>` and `<path:example.txt>` name a
                     # file of the project, relative to the page; `inv:` another
                     # project's Sphinx inventory.
+                    # (anchorcheck: ignore[AC104]: examples, not citations)
                     if ref.target_repo == "inv":
                         return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.OUTSIDE)
                     return self._locate(replace(ref, target_repo=None, relative=True))
+                if ref.relative:  # `[x](zotero:item)`: a link by a scheme no repo is named
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.URL_SCHEME)
                 return Resolution(ref, Status.UNKNOWN_REPO)
             return self._in_repo(ref, ref.target_repo, path.lstrip("/"))
         if ref.relative and _ALIAS.match(path):
@@ -1542,7 +1552,7 @@ class Resolver:
             if site is None and joined.startswith("../../") and joined[6:].partition("/")[0] in _FORGE_PAGES:
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
             if joined.startswith("../") or joined == "..":
-                return Resolution(ref, Status.DANGLING_PATH)
+                return self._in_sibling_repo(ref, joined)
             return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
         # Outside a Markdown link a path has no file to be relative to (pydantic's
         # docstrings: `[Unions]: ../concepts/unions.md#...`): what follows is looked for.
@@ -1580,6 +1590,44 @@ class Resolver:
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.COMPILER_OUTPUT)
             return Resolution(ref, Status.AMBIGUOUS, files=tuple(sorted(matches)))
         return Resolution(ref, Status.DANGLING_PATH)
+
+    def _in_sibling_repo(self, ref: Reference, joined: str) -> tuple[FileId, ...] | Resolution:
+        """A relative link that leaves its repo (`../app/README.md#health-checks` in the
+        docs repo), read as GitHub Pages, MkDocs' monorepo plugin and editors read it
+        where the repos are checked out side by side: the place on disk it names, in
+        the workspace repo whose folder holds that place. Where none does, dangling,
+        with the links from here to the repos that hold the rest of the path, if any
+        (what would have resolved).
+        (anchorcheck: ignore[AC105]: examples, not citations)"""
+        spec = self.index.repos.get(ref.repo)
+        if spec is None:
+            return Resolution(ref, Status.DANGLING_PATH)
+        top = self._top(ref.repo)
+        place = posixpath.normpath(posixpath.join(top, joined))
+        holders = [(len(self._top(name)), name) for name in self.index.repos
+                   if name != ref.repo and (place + "/").startswith(self._top(name).rstrip("/") + "/")]
+        if holders:
+            name = max(holders)[1]
+            inside = posixpath.relpath(place, self._top(name))
+            found = self._page(name, "" if inside == "." else inside, None)
+            if found is not None:
+                return ((name, found),)
+            return Resolution(ref, Status.DANGLING_PATH, files=((name, inside),))
+        # The path past the folder it steps into (`appx/README.md` -> `README.md`),
+        # linked from the citing file's folder to each repo that holds it.
+        rest = posixpath.relpath(place, posixpath.dirname(top)).partition("/")[2]
+        here = posixpath.join(top, posixpath.dirname(ref.path))
+        hints = tuple(f"{posixpath.relpath(posixpath.join(self._top(name), rest), here)} (repo {name})"
+                      for name in self.index.repos
+                      if name != ref.repo and rest and self._page(name, rest, None) is not None)
+        return Resolution(ref, Status.DANGLING_PATH, suggestions=hints)
+
+    def _top(self, repo: str) -> str:
+        """The folder a repo is checked out in, as an absolute path (a bare repo's
+        own folder)."""
+        if repo not in self._tops:
+            self._tops[repo] = str(self.index.repos[repo].path.resolve())
+        return self._tops[repo]
 
     def _aliased(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
         """A path through a bundler's alias (`@snippets/x.sh`, `@assets/a.svg`: Vite's,

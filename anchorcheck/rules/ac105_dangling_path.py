@@ -1,9 +1,10 @@
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
-from anchorcheck.resolve.resolver import Status
+from anchorcheck.resolve.resolver import Resolution, Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 
@@ -14,7 +15,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
 
     What: the path of a reference (a heading's location, a Markdown link, a GitHub
     blob URL into a workspace repo) matches no file: not in the named repo, not in
-    the citing repo, not under a repo-name prefix, not as a unique suffix.
+    the citing repo, not under a repo-name prefix, not as a unique suffix. A
+    relative link that leaves its repo lands in the sibling repo whose folder holds
+    it; where none does, the message says what would have resolved.
     Why: files get moved and renamed; the comment still points at the old place.
     Example: `[runbook](docs/runbook.md)` after `docs/runbook.md` moved to
     `docs/ops/runbook.md`.
@@ -33,4 +36,21 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         spec = ctx.index.repos.get(res.files[0][0] if res.files else ref.repo)
         shown = spec.ref_label if spec is not None else snap.ref if snap is not None else None
         at = f" (at {shown})" if shown else ""
-        yield self.at(res, f"no file {where}{at}")
+        yield self.at(res, f"no file {where}{at}{_leaving(ctx, res)}")
+
+
+def _leaving(ctx: CheckContext, res: Resolution) -> str:
+    """For a relative link that leaves its repo and lands in no repo's folder: that it
+    does, and the links to the repos holding the rest of its path (what would have
+    resolved), else the folders the workspace's repos are in beside this one."""
+    ref = res.reference
+    if res.files or not ref.relative or not (ref.target_path or "").startswith("../"):
+        return ""
+    if res.suggestions:
+        return f": the link leaves repo {ref.repo}; {' or '.join(res.suggestions)} would resolve"
+    here = ctx.index.repos.get(ref.repo)
+    beside = sorted(posixpath.relpath(spec.path.resolve(), here.path.resolve().parent)
+                    for name, spec in ctx.index.repos.items() if name != ref.repo) if here else []
+    places = ", ".join(f"../{b}" for b in beside)
+    held = f"; the workspace's other repos are at {places} from it" if beside else ""
+    return f": the link leaves repo {ref.repo}, into no repo's folder{held}"
