@@ -111,3 +111,18 @@ def only_changed(
         if (f.repo, f.path) in changed or cites.get((f.repo, f.path, f.line, f.column), set()) & changed:
             kept.append(ff)
     return kept
+
+
+def commit_change(result: CheckResult, repo: str) -> set[FileId]:
+    """The files a commit about to be made changes in `repo`: those the index (or the
+    work tree) checked differs in from HEAD, deleted ones too, which pre-commit does
+    not pass to a hook. Empty for a repo read at its HEAD or at a configured ref."""
+    spec = result.workspace.repo(repo)
+    snap = result.index.snapshots.get(repo)
+    if spec is None or snap is None or spec.shown_ref is None:
+        return set()  # (shown_ref: the repo was read from its index or work tree)
+    git = GitRepo(spec.path)
+    head = git.try_resolve("HEAD")
+    if head is None or head == snap.commit:
+        return set()
+    return {(repo, path) for path in git.changed_paths(head, snap.commit)}

@@ -101,3 +101,48 @@ def test_a_hook_in_one_repo_checks_its_neighbours_staged_files_as_theirs(tmp_pat
     renamed = commit("-a", "-m", "rename")
     assert renamed.returncode != 0, renamed.stdout + renamed.stderr
     assert "b:c.py:1" in renamed.stdout + renamed.stderr
+
+
+def test_in_a_workspace_the_hook_judges_what_the_commit_changes(tmp_path: Path) -> None:
+    """The hook in one member repo, the workspace file in the parent folder: findings
+    the commit does not touch (a neighbour's, or an old one in this repo) do not block
+    it; a commit that removes a heading a neighbour cites is refused (issue 42, item 5)."""
+    rev = _hook_rev()
+    root = tmp_path / "ws"
+    app = init_repo(root / "app", {"ops.md": "# Ops\n\n## Rollback plan\n\nBy hand.\n",
+                                   "old.md": "# Old\n\n[gone](gone.md)\n", "notes.md": "# Notes\n"})
+    init_repo(root / "docs", {"guide.md": "# Guide\n\n[plan](../app/ops.md#rollback-plan)\n[x](nope.md)\n"})
+    (root / "anchorcheck.toml").write_text('[[repo]]\nname = "app"\npath = "app"\n\n'
+                                           '[[repo]]\nname = "docs"\npath = "docs"\n')
+    (app / ".pre-commit-config.yaml").write_text(
+        f"repos:\n  - repo: {ROOT}\n    rev: {rev}\n    hooks:\n      - id: anchorcheck\n")
+    git(app, "add", ".pre-commit-config.yaml")
+    git(app, "commit", "-q", "-m", "pre-commit config")
+    env = {k: v for k, v in os.environ.items() if k not in ("GITHUB_TOKEN", "GH_TOKEN", "GITLAB_TOKEN", "CI_JOB_TOKEN")}
+    env.update(PRE_COMMIT_HOME=str(tmp_path / "pre-commit-home"), XDG_CACHE_HOME=str(tmp_path / "cache"))
+    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=app, env=env, check=True,
+                   capture_output=True)
+
+    def commit(message: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "commit", "-m", message], cwd=app, env=env, capture_output=True,
+                              text=True, timeout=900, check=False)
+
+    # Unrelated: old.md's dangling link and docs' are findings, but not this commit's.
+    (app / "notes.md").write_text("# Notes\n\nMore.\n")
+    git(app, "add", "notes.md")
+    unrelated = commit("more notes")
+    assert unrelated.returncode == 0, unrelated.stdout + unrelated.stderr
+    # Renaming the heading docs cites breaks docs' link: refused, the finding in docs named.
+    (app / "ops.md").write_text("# Ops\n\n## Roll back\n\nBy hand.\n")
+    git(app, "add", "ops.md")
+    breaking = commit("rename the plan")
+    assert breaking.returncode != 0, breaking.stdout + breaking.stderr
+    shown = breaking.stdout + breaking.stderr
+    assert "docs:guide.md:3" in shown and "AC101" in shown and "old.md" not in shown and "nope.md" not in shown
+    git(app, "reset", "-q", "--hard")
+    # Deleting the cited file: pre-commit passes no names, the index's change counts.
+    git(app, "rm", "-q", "ops.md")
+    deleting = commit("drop ops")
+    assert deleting.returncode != 0, deleting.stdout + deleting.stderr
+    assert "docs:guide.md:3" in deleting.stdout + deleting.stderr
+    shutil.rmtree(tmp_path / "pre-commit-home", ignore_errors=True)
