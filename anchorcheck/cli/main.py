@@ -3,6 +3,7 @@ facts | fix | notes | rules | demo`."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gc
 import json
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+from click.utils import PacifyFlushWrapper
 
 from anchorcheck import __version__
 from anchorcheck.config.workspace import Workspace, load_workspace
@@ -32,13 +34,16 @@ if TYPE_CHECKING:
 
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_BROKEN_PIPE = 141  # as git and a shell report a reader that left: 128 + SIGPIPE
 
 
 def workspace_options(fn: Callable[..., Any]) -> Any:
     """The options every command that reads repos shares."""
     opts = [
         click.option("--config", "config", type=click.Path(path_type=Path, dir_okay=False),
-                     help="Workspace file (default: ./anchorcheck.toml if present)."),
+                     help="Workspace file (default: the nearest anchorcheck.toml, or pyproject.toml "
+                          "with [tool.anchorcheck], from here up; above this repo, only one "
+                          "whose [[repo]] tables name it)."),
         click.option("--repo", "repos", multiple=True, metavar="NAME=PATH",
                      help="Add a repo, or override a configured repo's path. Repeatable."),
         click.option("--ref", "refs", multiple=True, metavar="NAME=REF",
@@ -222,6 +227,8 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
     for warning in ws.warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
     if click.get_current_context().params.get("verbose"):
+        if config is None and ws.source != "command line":
+            click.echo(f"anchorcheck: config {safe_text(ws.source)}", err=True)
         for note in ws.notes:
             click.echo(f"anchorcheck: {safe_text(note)}", err=True)
         for spec in ws.repos:
@@ -287,13 +294,17 @@ CHECK_FORMATS = ("text", "json", "sarif", "sarif-per-repo", "github", "markdown"
               help="Report on these file kinds only (markdown, yaml, python...; repeatable): only they "
                    "are read, and what they cite. Replaces `kinds` of the config.")
 @click.option("--enable", "enable", multiple=True, metavar="CODE",
-              help="Add rules to the default set (AC120, AC901, which are off by default).")
+              help="Add rules to the default set (AC120, AC207, AC901, which are off by default).")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Report only findings not in this baseline; name stale entries.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False),
               help="Write every current finding to this baseline file.")
 @click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
               help="Only findings in, or caused by, files changed since REV.")
+@click.option("--changed", "as_change", is_flag=True,
+              help="PATHS are a change being judged (pre-commit passes the staged files): only findings "
+                   "in them, or caused by them elsewhere (a citation of a heading they remove); the "
+                   "current repo's files the commit deletes count too.")
 @click.option("--forge", "forge_mode", type=click.Choice(["on", "require"]), is_flag=False, flag_value="on",
               default=None, help="Ask the forges about issue references (AC106, AC107); on by default "
                                  "when a token is set. require: a forge that fails is an error.")
@@ -311,7 +322,7 @@ CHECK_FORMATS = ("text", "json", "sarif", "sarif-per-repo", "github", "markdown"
 def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
           formats: tuple[str, ...], output: Path | None, fail_on: str, select: tuple[str, ...],
           ignore: tuple[str, ...], enable: tuple[str, ...], baseline: Path | None,
-          write_baseline: Path | None, changed_only: tuple[str, ...], forge_mode: str | None,
+          write_baseline: Path | None, changed_only: tuple[str, ...], as_change: bool, forge_mode: str | None,
           offline: bool, staged: bool, paths: tuple[Path, ...], statistics: bool, show_source: bool,
           color: str, kinds: tuple[str, ...]) -> None:
     """Report dangling, misplaced, ambiguous and duplicate references and anchors, and
@@ -328,7 +339,9 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     for warning in result.forge_warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
     findings = [ff for ff in result.findings if not ws.settings.ignored_in(ff.finding.path, ff.finding.code)]
-    if paths:
+    if as_change:
+        findings = _caused_by(result, findings, paths)
+    elif paths:
         # Only findings in those files and folders; the whole workspace was indexed, so
         # a citation into a file not named still resolves.
         places = [_place_in_workspace(ws, p) for p in paths]
@@ -370,6 +383,11 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         for entry in stale:
             click.echo(f"anchorcheck: stale baseline entry (fixed; remove it): {safe_text(entry)}",
                        err=True)
+    from anchorcheck.check.unread_edits import unread_edits
+
+    unread = unread_edits(ws, result.index.snapshots, findings, {arg.partition("=")[0] for arg in refs})
+    if unread is not None:
+        click.echo(f"anchorcheck: {safe_text(unread)}", err=True)
     for fmt, target in targets:
         if fmt == "sarif-per-repo":
             assert target is not None
@@ -455,6 +473,18 @@ def _with_source(text: str, result: CheckResult, findings: list[FingerprintedFin
     return "\n".join(out) + "\n"
 
 
+def _here_in_repo(ws: Workspace) -> str:
+    """In single-repo mode, the current folder as a path in the repo ("" at its top or
+    outside it): text output shows paths from there."""
+    if not ws.single:
+        return ""
+    try:
+        here = Path.cwd().resolve().relative_to(ws.repos[0].path.resolve()).as_posix()
+    except ValueError:
+        return ""
+    return "" if here == "." else here
+
+
 def _place_in_workspace(ws: Workspace, path: Path) -> tuple[str, str]:
     """(repo, path in it) of a file or folder named on the command line."""
     target = path.resolve()
@@ -464,6 +494,24 @@ def _place_in_workspace(ws: Workspace, path: Path) -> tuple[str, str]:
             rel = target.relative_to(top).as_posix()
             return spec.name, "" if rel == "." else rel
     raise AnchorcheckError(f"{path}: not in any repo of the workspace")
+
+
+def _caused_by(result: CheckResult, findings: list[FingerprintedFinding],
+               paths: tuple[Path, ...]) -> list[FingerprintedFinding]:
+    """`--changed`: the findings in the files named (a folder: the files under it), or
+    caused by them, as --changed-only keeps them; the current repo's own change (what
+    its index or work tree changes from HEAD) counts too, so a commit that only
+    deletes a cited file is judged by it."""
+    from anchorcheck.check.changed import commit_change, only_changed
+
+    ws = result.workspace
+    places = [_place_in_workspace(ws, p) for p in paths]
+    changed = {(repo, path) for repo, snap in result.index.snapshots.items() for path in snap.paths
+               if any(_under(repo, path, place) for place in places)}
+    changed |= {place for place in places if place[1]}  # a file named that the commit deletes
+    with contextlib.suppress(AnchorcheckError):  # (run from outside every repo: only the files named)
+        changed |= commit_change(result, _place_in_workspace(ws, Path.cwd())[0])
+    return only_changed(result, findings, changed)
 
 
 def _under(repo: str, path: str, place: tuple[str, str]) -> bool:
@@ -514,7 +562,7 @@ def _render(fmt: str, result: CheckResult, findings: list[FingerprintedFinding],
     if fmt == "json":
         return render_json(result, findings, stale)
     if fmt == "text":
-        return render_text(findings, colour, repo=not ws.single)
+        return render_text(findings, colour, repo=not ws.single, here=_here_in_repo(ws))
     # Imported only for these: it brings xml.etree (~3 ms of a run).
     from anchorcheck.report import ci as report_ci
 
@@ -698,15 +746,20 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     g = gx.export_graph(_run(ws))
     if only_repo:
         g = gx.keep_repo(g, only_repo)
+    notes: list[str] = []
     if anchor_name:
-        g = gx.keep_anchor(g, anchor_name, depth)
+        whole, g = g, gx.keep_anchor(g, anchor_name, depth)
+        if g.number_of_nodes() == 0:
+            near = gx.nearest_anchors(whole, anchor_name)
+            hint = f" (did you mean {', '.join(repr(x) for x in near)}?)" if near else ""
+            notes.append(f"--anchor: no anchor is named {anchor_name!r}{hint}")
     if problems:
         g = gx.keep_problems(g)
     if collapse:
         g = gx.collapse(g, collapse)
     if fmt in ("svg", "png"):
         text_or_bytes = gx.through_dot(gx.to_dot(g), fmt)
-        _tell_about_view(g, [])
+        _tell_about_view(g, notes)
         if output is None:
             sys.stdout.buffer.write(text_or_bytes)
             sys.stdout.flush()
@@ -715,7 +768,6 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
 
             write_atomically_bytes(output, text_or_bytes)
         return
-    notes: list[str] = []
     render = {"dot": gx.to_dot, "mermaid": lambda view: gx.to_mermaid(view, notes), "json": gx.to_json,
               "graphml": gx.to_graphml, "html": gx.to_html}[fmt]
     text = render(g)
@@ -761,9 +813,13 @@ def notes(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
               help="The base a repo's changes target (default: the repo's workspace ref).")
 @click.option("--format", "fmt", type=click.Choice(["text", "markdown", "json"]), default="text",
               show_default=True)
-@click.option("--for", "only", metavar="LABEL", help="Markdown: only what matters to this change.")
+@click.option("--for", "only", metavar="LABEL",
+              help="Only what matters to this change (its findings, in every format), and an exit "
+                   "code for its findings alone: a CI run of one PR.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "info", "never"]),
-              default="error", show_default=True)
+              default="error", show_default=True,
+              help="Exit 1 when a finding at or above this severity remains (2 when a change "
+                   "could not be placed, whatever this says).")
 def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
                 prs: tuple[str, ...], open_prs: bool, do_post: bool, dry_run: bool, forge_timeout: float,
                 bases: tuple[str, ...], fmt: str, only: str | None, fail_on: str) -> None:
@@ -821,11 +877,11 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
                    "which is no open change of this run", err=True)
     advisory = advise(analysis, ws.settings.rules)
     if fmt == "json":
-        click.echo(render_merge_json(advisory), nl=False)
+        click.echo(render_merge_json(advisory, only), nl=False)
     elif fmt == "markdown":
         click.echo(render_merge_markdown(advisory, only), nl=False)
     else:
-        click.echo(render_merge_text(advisory, _colour()), nl=False)
+        click.echo(render_merge_text(advisory, _colour(), only), nl=False)
     if do_post:
         from anchorcheck.report.post import post
 
@@ -904,8 +960,11 @@ def _restated(ws: Workspace, fmt: str) -> None:
 @click.option("--changed-only", "changed_only", multiple=True, metavar="[REPO=]REV",
               help="Also put the new token into comments that a change since REV left naming "
                    "the one it replaced (AC206).")
+@click.option("--staged", is_flag=True,
+              help="In a work tree given no ref, fix what check --staged reports: the staged "
+                   "text, in files whose text on disk is the staged one.")
 def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
-        do_write: bool, dry_run: bool, changed_only: tuple[str, ...]) -> None:
+        do_write: bool, dry_run: bool, changed_only: tuple[str, ...], staged: bool) -> None:
     """Rewrite drifted line numbers (AC201) and wrong-location paths (AC102) in place,
     showing a unified diff; with --changed-only, replaced tokens in stale comments too
     (AC206). Nothing else is ever touched."""
@@ -913,7 +972,7 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
 
     if do_write and dry_run:
         raise AnchorcheckError("--write and --dry-run exclude each other")
-    result = _run(_workspace(config, repos, refs))
+    result = _run(_workspace(config, repos, refs, worktree=True))
     edits = planned_edits(result)
     if changed_only:
         from anchorcheck.check.changed import changed_bases, changed_paths
@@ -1021,6 +1080,12 @@ def _main() -> None:
     _utf8_output()
     try:
         cli.main(prog_name="anchorcheck", standalone_mode=False)
+    except SystemExit as exc:
+        # Click ends a write to a closed pipe (`anchorcheck refs | head -1`) with exit
+        # 1, the code for findings; git's 141 (128 + SIGPIPE) says the reader left.
+        if exc.code == EXIT_FINDINGS and isinstance(sys.stdout, PacifyFlushWrapper):
+            sys.exit(EXIT_BROKEN_PIPE)
+        raise
     except click.exceptions.Exit as exc:
         sys.exit(exc.exit_code)
     except click.ClickException as exc:
@@ -1035,9 +1100,10 @@ def _main() -> None:
         click.echo(f"anchorcheck: error: {safe_text(str(exc))}", err=True)
         sys.exit(EXIT_ERROR)
     except BrokenPipeError:
-        # `anchorcheck anchors | head`: the reader left; that is not an error of ours.
+        # `anchorcheck anchors | head`, written after click's own handling: the reader
+        # left; that is not an error of ours, nor a clean run whose output was read.
         sys.stderr.close()
-        sys.exit(EXIT_CLEAN)
+        sys.exit(EXIT_BROKEN_PIPE)
     except Exception as exc:  # a bug of ours: one line unless asked for more
         if debug:
             _print_traceback()

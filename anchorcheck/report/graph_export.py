@@ -8,6 +8,7 @@ node-link JSON, GraphML (Gephi, yEd) and a self-contained HTML page.
 
 from __future__ import annotations
 
+import difflib
 import json
 import re
 from collections import Counter, defaultdict
@@ -89,6 +90,8 @@ def keep_repo(g: nx.MultiDiGraph, repo: str) -> nx.MultiDiGraph:
 
 
 def keep_anchor(g: nx.MultiDiGraph, name: str, depth: int) -> nx.MultiDiGraph:
+    """The anchor named and what lies within `depth` citations of it (nothing when no
+    anchor has the name: nearest_anchors then says what it may have meant)."""
     names = (name, f"Note [{name}]")
     start = {n for n, d in g.nodes(data=True) if d["type"] == "anchor" and d["label"] in names}
     seen = set(start)
@@ -97,6 +100,12 @@ def keep_anchor(g: nx.MultiDiGraph, name: str, depth: int) -> nx.MultiDiGraph:
         frontier = _neighbours(g, frontier) - seen
         seen |= frontier
     return g.subgraph(seen).copy()
+
+
+def nearest_anchors(g: nx.MultiDiGraph, name: str) -> list[str]:
+    """The anchors whose names are nearest `name`, at most three, any case."""
+    by_fold = {d["label"].casefold(): d["label"] for _, d in g.nodes(data=True) if d["type"] == "anchor"}
+    return [by_fold[x] for x in difflib.get_close_matches(name.casefold(), sorted(by_fold), n=3, cutoff=0.6)]
 
 
 def keep_problems(g: nx.MultiDiGraph) -> nx.MultiDiGraph:

@@ -92,7 +92,8 @@ def says_something(advisory: Advisory, label: str) -> bool:
 # -- text ----------------------------------------------------------------------
 
 
-def render_merge_text(advisory: Advisory, colour: bool) -> str:
+def render_merge_text(advisory: Advisory, colour: bool, only: str | None = None) -> str:
+    """The order, then the findings (with `only`, `--for`: that change's alone)."""
     a = advisory.analysis
     deps = _depends_on(a)
     lines = ["Merge order:"]
@@ -104,7 +105,8 @@ def render_merge_text(advisory: Advisory, colour: bool) -> str:
         lines.append("  (changes in a cycle keep the order given)")
     for label, why in a.unplanned:
         lines.append(f"  not placed: {safe_text(label)}: {safe_text(why)}")
-    return "\n".join(lines) + "\n" + render_text(advisory.findings, colour)
+    findings = advisory.findings if only is None else advisory.for_change(only)
+    return "\n".join(lines) + "\n" + render_text(findings, colour)
 
 
 def _depends_on(a: Analysis) -> dict[str, list[str]]:
@@ -120,8 +122,11 @@ def _blocks(a: Analysis) -> dict[str, list[str]]:
 # -- JSON ----------------------------------------------------------------------
 
 
-def render_merge_json(advisory: Advisory) -> str:
+def render_merge_json(advisory: Advisory, only: str | None = None) -> str:
+    """Every change and the order; the findings (with `only`, `--for`: that change's
+    alone, and `for` names it)."""
     a = advisory.analysis
+    findings = advisory.findings if only is None else advisory.for_change(only)
     deps, blocks = _depends_on(a), _blocks(a)
     changes = []
     for change in a.changes:
@@ -152,8 +157,9 @@ def render_merge_json(advisory: Advisory) -> str:
         "cycles": [list(c) for c in a.cycles],
         "changes": changes,
         "unplanned": [{"label": label, "reason": why} for label, why in a.unplanned],
-        "findings": [finding_json(f) for f in advisory.findings],
-        "summary": summary(advisory.findings),
+        "for": only,
+        "findings": [finding_json(f) for f in findings],
+        "summary": summary(findings),
         "stats": {"blobs_read_base": a.blobs_read_base, "blobs_read_changes": a.blobs_read_changes},
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -8,6 +8,7 @@ construction.
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -58,26 +59,36 @@ def summary(findings: Sequence[FingerprintedFinding]) -> dict[str, Any]:
     }
 
 
-def _place(f: Finding, repo: bool = True) -> str:
-    """`repo:path:line:col` (`path:line:col` in single-repo mode); a finding about a
-    change's description has no file."""
+def _place(f: Finding, repo: bool = True, here: str = "") -> str:
+    """`repo:path:line:col` (`path:line:col` in single-repo mode, relative to `here`);
+    a finding about a change's description has no file."""
     if not f.path:
         return f.repo
-    where = f"{safe_text(f.path)}:{f.line}:{f.column}"
+    where = f"{safe_text(_from(f.path, here))}:{f.line}:{f.column}"
     return f"{f.repo}:{where}" if repo else where
 
 
-def render_text(findings: Sequence[FingerprintedFinding], colour: bool, repo: bool = True) -> str:
+def _from(path: str, here: str) -> str:
+    """A repo path as it opens from the folder `here` (repo-relative; "" the top)."""
+    return posixpath.relpath(path, here) if here else path
+
+
+def render_text(findings: Sequence[FingerprintedFinding], colour: bool, repo: bool = True,
+                here: str = "") -> str:
+    """`here`: in single-repo mode, the repo folder the command runs in, which paths
+    are shown relative to, as ruff shows them, so they open from there."""
+    if repo:
+        here = ""
     if not colour:
         lines = [
-            f"{_change_prefix(f)}{_place(f, repo)}: {f.code} {safe_text(f.message)}"
+            f"{_change_prefix(f)}{_place(f, repo, here)}: {f.code} {safe_text(f.message)}"
             for f in (ff.finding for ff in findings)
         ]
     else:
         lines = []
         for (name, path), group in groupby(findings, key=lambda ff: (ff.finding.repo, ff.finding.path)):
             lines.append(f"{_BOLD}{safe_text(name)}:{safe_text(path)}{_RESET}" if repo
-                         else f"{_BOLD}{safe_text(path)}{_RESET}")
+                         else f"{_BOLD}{safe_text(_from(path, here))}{_RESET}")
             for ff in group:
                 f = ff.finding
                 c = _COLOURS[f.severity]

@@ -99,3 +99,78 @@ def test_piped_output_is_utf8_whatever_the_locale(ws: WorkspaceBuilder) -> None:
     for fmt, runs in outputs.items():
         assert runs[0] == runs[1] == runs[2], fmt
         assert "café.md" in runs[0][1].decode("utf-8"), fmt
+
+
+# -- issue 42, item 8 ----------------------------------------------------------
+
+
+def test_a_reader_that_leaves_gives_141_not_the_findings_code(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from anchorcheck.git.repobuilder import init_repo
+
+    repo = init_repo(tmp_path / "r", {"a.md": "".join(f"# H{i}\n\n[x](gone{i}.md)\n\n" for i in range(200))})
+    read, write = os.pipe()
+    os.close(read)  # `anchorcheck refs | head -1` once head has left
+    done = subprocess.run([sys.executable, "-m", "anchorcheck", "refs"], cwd=repo, stdout=write,
+                          stderr=subprocess.PIPE, text=True, check=False, timeout=120)
+    os.close(write)
+    assert done.returncode == 141 and done.stderr == "", (done.returncode, done.stderr)
+
+
+def test_a_mistyped_repo_key_is_named_with_a_did_you_mean(ws: WorkspaceBuilder) -> None:
+    ws.repo("chart", {"a.md": "# A\n"})
+    (ws.root / "anchorcheck.toml").write_text('[[repo]]\nname = "chart"\npaht = "chart"\n', encoding="utf-8")
+    r = run_cli("check", cwd=ws.root)
+    assert r.code == 2 and "unknown key 'paht' (did you mean 'path'?)" in r.err and "missing" not in r.err, r.err
+
+
+def test_help_names_every_rule_off_by_default_and_explains_merge_order_fail_on(ws: WorkspaceBuilder) -> None:
+    from anchorcheck.rules import REGISTRY
+
+    workspace(ws)
+    check_help = " ".join(run_cli("check", "--help", cwd=ws.root).out.split())
+    enable = check_help[check_help.index("--enable"):][:200]
+    assert all(code in enable for code, rule in REGISTRY.items() if not rule.enabled_by_default), enable
+    merge_help = " ".join(run_cli("merge-order", "--help", cwd=ws.root).out.split())
+    fail_on = merge_help[merge_help.index("--fail-on"):][:200]
+    assert "Exit 1 when a finding" in fail_on, fail_on
+
+
+def test_for_keeps_every_format_to_one_change(ws: WorkspaceBuilder) -> None:
+    import json
+
+    ws.repo("a", {"plan.py": "# ROLLBACK PLAN HERE\n# Roll back.\n"})
+    ws.repo("b", {"c.py": "# see ROLLBACK PLAN HERE in a:plan.py\nx = 1\n"})
+    ws.config()
+    ws.pr("a", "pr1", {"plan.py": "# ROLLBACK PLAN RENAMED\n# Roll back.\n"})  # breaks b's citation
+    ws.pr("b", "pr2", {"c.py": "# see ROLLBACK PLAN HERE in a:plan.py\n# see NO SUCH PLAN HERE in a:plan.py\n"})
+    args = ["merge-order", "--pr", "a#1=pr1", "--pr", "b#2=pr2", "--fail-on", "never"]
+    both = json.loads(run_cli(*args, "--format", "json", cwd=ws.root).out)
+    assert {f["change"] for f in both["findings"]} == {"a#1", "b#2"} and both["for"] is None
+    one = json.loads(run_cli(*args, "--for", "b#2", "--format", "json", cwd=ws.root).out)
+    assert {f["change"] for f in one["findings"]} == {"b#2"} and one["for"] == "b#2"
+    assert one["order"] == both["order"]  # the order stays whole
+    text = run_cli(*args, "--for", "b#2", cwd=ws.root).out
+    assert "[b#2]" in text and "[a#1]" not in text, text
+
+
+def test_single_repo_paths_open_from_the_current_folder(tmp_path: Path) -> None:
+    from anchorcheck.git.repobuilder import init_repo
+
+    repo = init_repo(tmp_path / "r", {"README.md": "# R\n\n[x](nope.md)\n", "docs/a.md": "# A\n\n[y](nope.md)\n"})
+    lines = run_cli("check", cwd=repo / "docs").out.splitlines()
+    assert lines[0].startswith("../README.md:3:1: AC105") and lines[1].startswith("a.md:3:1: AC105"), lines
+    assert run_cli("check", cwd=repo).out.splitlines()[1].startswith("docs/a.md:3:1: AC105")
+
+
+def test_graph_anchor_that_names_nothing_offers_the_nearest(ws: WorkspaceBuilder) -> None:
+    ws.repo("r", {"a.py": "# ROLLBACK ON THE DEGRADED PATH\n# why\nx = 1\n", "b.py": "# see ROLLBACK ON THE DEGRADED "
+                  "PATH in a.py\n"})
+    ws.config()
+    r = run_cli("graph", "--anchor", "ROLLBACK ON THE DEGRADED PATHS", cwd=ws.root)
+    # (An empty view, as before, exit 0: test_graph.py; now with the names meant.)
+    assert "no anchor is named" in r.err and "did you mean 'ROLLBACK ON THE DEGRADED PATH'" in r.err, r.err
+    assert run_cli("graph", "--anchor", "ROLLBACK ON THE DEGRADED PATH", cwd=ws.root).code == 0
