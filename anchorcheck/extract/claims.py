@@ -145,6 +145,7 @@ def find_claims(
         named = m.group("path")
         claim = claimed_text(text, start)
         if m.group("loc").strip() != ":" and claim is None and named is None:
+            # anchorcheck: ignore[AC201] (the claims on the next line are examples)
             continue  # "on line 1" in prose claims nothing; `at :27` and "`x` on line 3" do
         if m.group("loc").strip() == ":" and named is None and claim is None and _port(text, m.start(), span):
             continue  # "serves /health on :8080" is a port
@@ -209,6 +210,7 @@ _GLOG_HEADER = compiled_on_use(
     r"(?m)^[ \t]*(?:[IWEF]\d{4}[ \t]+\d\d:\d\d:\d\d\.\d+[ \t]+\d+"
     r"|(?:\d{4}-\d\d-\d\d[ T])?\d\d:\d\d:\d\d[.,]\d+Z?)[ \t]")
 # Words of a network address: "listens on :8080", "the endpoint on :9153".
+# (anchorcheck: ignore[AC201]: examples, not citations)
 _NETWORK = compiled_on_use(
     r"(?i:\b(?:port|ports|listen|listens|listening|serve|serves|served|serving|server|endpoint|bind|binds|"
     r"bound|http|https|tcp|udp|grpc|localhost|address|host|metrics|probe|socket|expose|exposes)\b)")

@@ -19,7 +19,8 @@ it (Notes, cited headings, links and `restates` still are):
   is:") or the run is indented 4 or more columns deeper (Markdown's indented code
   block). A run that starts with a list item (`-`, `*`, `1.`, `(a)`) is a list, not
   a display.
-"""
+
+(anchorcheck: ignore[AC105]: examples, not citations)"""
 
 from __future__ import annotations
 

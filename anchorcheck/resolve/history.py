@@ -96,6 +96,7 @@ class RemovedMentions:
         # own repo's, or with another repo's that its line names (by the repo's name or
         # the file's): GHC's `// for memmove()` is no finding for bytestring's history;
         # "submit_ingestion_run.py:_healthz_report()" in a chart is one for the runtime's.
+        # (anchorcheck: ignore[AC105]: examples, not citations)
         self._removals: dict[str, dict[str, Removal]] = defaultdict(dict)
         self._mentions: dict[str, list[Mention]] = defaultdict(list)
         self._defined: _DefinedAmong | None = None
