@@ -315,8 +315,8 @@ def find_references(
             if shown and any(a <= m.start() < b for a, b in shown):
                 continue
             ref = _heading_reference(joined, m, fragment)
-            if fragment and in_markdown and ref is not None and ref.kind is RefKind.SLUG and shown_as_code(m):
-                continue
+            if fragment and in_markdown and ref is not None and ref.kind in _FILE_CLAIMS and shown_as_code(m):
+                continue  # (`PATH#L3-L9` too: a line anchor is a URL's fragment, shown as code)
             if ref is not None and ref.kind is RefKind.SLUG \
                     and _EXAMPLE_BEFORE.search(text, max(0, m.start() - 24), m.start()):
                 # An example of a value's form, `(e.g., "system.md#system-memory-state")`

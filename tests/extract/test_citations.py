@@ -300,3 +300,16 @@ def test_code_spans_are_what_finditer_finds(text: str) -> None:
     from anchorcheck.extract.citations import _CODE_SPAN, code_spans
 
     assert code_spans(text) == [m.span() for m in _CODE_SPAN.finditer(text)]
+
+
+def test_nothing_in_a_markdown_code_span_is_a_link() -> None:
+    # Issue 42, item 6: an HTML tag and a line anchor shown in backticks are text. A
+    # `FILE:N` claim in a span is still a claim (how docs write them); in a code
+    # comment backticks mark no span, so the line anchor is read there.
+    src = 'Use `<a href="nope.md">` in HTML, `blob/0123abc/x.go#L3-L9` as text, `app.py:12-14`, x.go#L3.\n'
+    assert refs(src, "markdown") == [("lines", None, None, "x.go"), ("lines", None, None, "app.py")]
+    assert refs("# Shown as `blob/0123abc/x.go#L3-L9`.\n") == [("lines", None, None, "blob/0123abc/x.go")]
+    # Spans end at the first run of the same length: `` then a newline then `` is a span
+    # of one space, and the link after it is a link, as GitHub renders it.
+    assert refs("A span (``\n``[text](./doc.md)`` ``).\n", "markdown") == [("path", None, None, "./doc.md")]
+    assert refs("A span (``` ``[text](./doc.md)`` ```).\n", "markdown") == []
