@@ -21,7 +21,7 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: an operator who sets the variable through the passthrough moves the program
     and not the literal: `--set env.INGESTION_HTTP_PORT=9090` makes a pod whose probe
     still knocks on 8080 and never becomes Ready.
-    Example: the seed's jobs-manager-deployment.yaml, its `port: 8080` and the
+    Example: a chart's jobs-manager-deployment.yaml, its `port: 8080` and the
     runtime's INGESTION_HTTP_PORT.
     """
     for r in ctx.restated:

@@ -13,7 +13,7 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     """A change edits a chart's content and leaves its version as the base has it.
 
     What: a file under the folder of a Helm chart's Chart.yaml (templates, values,
-    README, comments too, as the seed's chart-version-guard.yml counts them) differs
+    README, comments too, as a chart repo's version-guard workflow counts them) differs
     between the merge base and the change's head, and the chart's `version` does not.
     `[settings] version-guard` lists the version files guarded (default Chart.yaml;
     pyproject.toml and package.json may be added) and `version-guard-skip` folders
