@@ -53,6 +53,8 @@ def read_baseline(path: Path) -> list[BaselineEntry]:
         raise ConfigError(f"{path}: no such baseline file") from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise ConfigError(f"{path}: not an anchorcheck baseline ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not an anchorcheck baseline (nested too deeply)") from None
 
 
 def apply_baseline(

@@ -97,7 +97,7 @@ def read_index(path: Path, settings: Settings) -> list[IndexedRepo]:
         doc = json.loads(gzip.decompress(path.read_bytes()))
     except FileNotFoundError:
         raise ConfigError(f"{path}: no such index file") from None
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError) as exc:
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ConfigError(f"{path}: not an anchorcheck index file ({type(exc).__name__})") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise ConfigError(f"{path}: not an anchorcheck index file")

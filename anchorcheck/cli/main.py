@@ -338,6 +338,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     result = _run(ws, selection=selection, forge=_forge_access(forge_mode, offline))
     for warning in result.forge_warnings:
         click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
+    _forge_run_warnings()
     findings = [ff for ff in result.findings if not ws.settings.ignored_in(ff.finding.path, ff.finding.code)]
     if as_change:
         findings = _caused_by(result, findings, paths)
@@ -517,6 +518,16 @@ def _caused_by(result: CheckResult, findings: list[FingerprintedFinding],
 def _under(repo: str, path: str, place: tuple[str, str]) -> bool:
     name, prefix = place
     return repo == name and (not prefix or path == prefix or path.startswith(prefix + "/"))
+
+
+def _forge_run_warnings() -> None:
+    """What the forges' clients cut short in this run (a listing past its cap), once
+    each; nothing is imported when no forge was asked."""
+    http = sys.modules.get("anchorcheck.forge.http")
+    if http is None:
+        return
+    for warning in http.RUN.warnings or ():
+        click.echo(f"anchorcheck: warning: {safe_text(warning)}", err=True)
 
 
 def _forge_access(mode: str | None, offline: bool) -> ForgeAccess | None:
@@ -896,6 +907,7 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
                 verb = f"would have {verb}"
             click.echo(f"anchorcheck: {safe_text(done.label)}: comment {verb} ({safe_text(done.where)})",
                        err=True)
+    _forge_run_warnings()
     sys.exit(exit_code(advisory, None if fail_on == "never" else Severity.parse(fail_on), only))
 
 

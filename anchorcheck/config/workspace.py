@@ -298,7 +298,7 @@ def _configured_repos(path: Path) -> set[Path]:
     error: it may well be the workspace file meant."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         raise ConfigError(f"{path}: cannot be read as TOML; fix it, or give --config") from None
     if path.name == "pyproject.toml":
         tool = data.get("tool")
@@ -315,7 +315,7 @@ def _configured_repos(path: Path) -> set[Path]:
 def _has_tool_table(pyproject: Path) -> bool:
     try:
         data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return False  # not ours to judge: it is read only when it has our table
     tool = data.get("tool")
     return isinstance(tool, dict) and "anchorcheck" in tool
@@ -346,6 +346,8 @@ def _read_config(path: Path) -> Workspace:
         raise ConfigError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except RecursionError:  # (tomllib's parser recurses once per level of nesting)
+        raise ConfigError(f"{path}: invalid TOML: nested too deeply to read") from None
     in_pyproject = path.name == "pyproject.toml"
     if in_pyproject:
         tool = data.get("tool", {})

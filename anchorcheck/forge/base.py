@@ -47,6 +47,7 @@ class OpenChange:
 class Comment:
     id: int
     body: str
+    author: str | None = None  # the login (GitLab: username) that wrote it
 
 
 class Rest:
@@ -82,6 +83,11 @@ class Forge(Protocol):
         ...
 
     def comments(self, number: int) -> list[Comment]: ...
+
+    def me(self) -> str | None:
+        """The login the token acts as, whose comments are ours to edit; None when the
+        forge will not say."""
+        ...
 
     def create_comment(self, number: int, body: str) -> Comment: ...
 

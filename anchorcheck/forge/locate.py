@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from anchorcheck.forge.base import Forge, ForgeRepo
 from anchorcheck.forge.github import GitHub
 from anchorcheck.forge.gitlab import GitLab
-from anchorcheck.forge.http import Auth, Http
+from anchorcheck.forge.http import RUN, Auth, Http
 
 # https://host/path(.git), ssh://git@host/path, git@host:path
 _URL = re.compile(r"(?:(?P<scheme>[a-z][a-z0-9+.-]*)://(?:[^@/\s]+@)?(?P<host>[^/\s:]+)(?::\d+)?/"
@@ -85,5 +85,7 @@ def _auth(kind: str, env: Mapping[str, str]) -> Auth | None:
 
 def connect(repo: ForgeRepo, env: Mapping[str, str], timeout: float = 10.0, max_wait: float = 60.0) -> Forge:
     """A client for `repo`'s forge, with the token the environment gives (or none)."""
-    http = Http(repo.api, _auth(repo.kind, env), timeout=timeout, max_wait=max_wait)
-    return GitHub(repo, http) if repo.kind == "github" else GitLab(repo, http)
+    http = Http(repo.api, _auth(repo.kind, env), timeout=timeout, max_wait=max_wait, budget=RUN)
+    if repo.kind == "github":
+        return GitHub(repo, http, in_actions=env.get("GITHUB_ACTIONS") == "true")
+    return GitLab(repo, http)

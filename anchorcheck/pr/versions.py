@@ -39,7 +39,7 @@ def read_version(path: str, text: str) -> str | None:
         if name.endswith(".json"):
             version = json.loads(text).get("version")
             return version if isinstance(version, str) else None
-    except (ValueError, AttributeError, tomllib.TOMLDecodeError):
+    except (ValueError, AttributeError, tomllib.TOMLDecodeError, RecursionError):
         return None
     return None
 

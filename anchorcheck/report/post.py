@@ -1,7 +1,10 @@
 """The advisory as one comment per change (`merge-order --post`), kept current.
 
 The comment opens with a hidden marker (forge.base.MARKER); every later run finds it
-by that marker and edits it in place, so a change never gets a second one. A change
+by that marker and by its author, the token's own login (`Forge.me`), and edits it in
+place, so a change never gets a second one. A comment with the marker that someone
+else wrote is never edited (a PR's author could otherwise have their own comment
+overwritten, or keep the advisory from being posted). A change
 the advisory has nothing to tell gets no comment, and one it told something before
 has that comment edited to say there is nothing left. `--dry-run` says what would be
 posted where, and posts nothing.
@@ -30,6 +33,7 @@ def post(advisory: Advisory, labels: Iterable[str], clients: Mapping[str, Forge]
          echo: Callable[[str], None]) -> list[Posted]:
     """Create or edit the advisory comment on each of `labels` (REPO#N)."""
     done: list[Posted] = []
+    foreign = 0  # comments with the marker that others wrote: never edited
     specs = {c.label: c.spec for c in advisory.analysis.changes}
     for label in labels:
         spec = specs.get(label)
@@ -42,7 +46,16 @@ def post(advisory: Advisory, labels: Iterable[str], clients: Mapping[str, Forge]
         where = f"{client.repo}#{number}"
         speaks = says_something(advisory, label)
         body = f"{MARKER}\n{render_merge_markdown(advisory, label) if speaks else _NOTHING_LEFT}"
-        ours = [c for c in client.comments(number) if c.body.startswith(MARKER)]
+        me = client.me()
+        if me is None:
+            # Whose comment is ours cannot be told: editing one found by its marker alone
+            # would edit whoever wrote it (a PR's author), and posting anew would add one
+            # comment a run.
+            done.append(Posted(label, "skipped", f"{where}: the forge will not say whom the token is"))
+            continue
+        marked = [c for c in client.comments(number) if c.body.startswith(MARKER)]
+        ours = [c for c in marked if c.author == me]
+        foreign += len(marked) - len(ours)
         if ours and ours[0].body == body:
             done.append(Posted(label, "unchanged", where))
             continue
@@ -57,4 +70,7 @@ def post(advisory: Advisory, labels: Iterable[str], clients: Mapping[str, Forge]
         else:
             client.create_comment(number, body)
         done.append(Posted(label, action, where))
+    if foreign:
+        echo(f"anchorcheck: {foreign} comment{'s' if foreign != 1 else ''} carrying the advisory's marker "
+             "were written by others and left alone")
     return done

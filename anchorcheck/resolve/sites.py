@@ -538,7 +538,7 @@ def _json_strings(text: str | None) -> list[str]:
     """The strings of a JSON list (Docusaurus' versions.json); [] for anything else."""
     try:
         found = json.loads(text) if text else []
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     return [str(x) for x in found if isinstance(x, str)] if isinstance(found, list) else []
 

@@ -144,18 +144,28 @@ class GitLabProject:
 class Fault:
     """What the server does to the next matching requests."""
 
-    kind: str  # "rate-limit", "retry-after", "hang", "5xx"
+    # "rate-limit", "retry-after", "hang", "5xx"; hostile ones (issue 43): "trickle" (a
+    # body a byte every `seconds`), "huge" (`size` bytes, with or without a length),
+    # "deep" (JSON nested `size` deep), "endless" (pages with `Link: rel="next"` for
+    # ever, `size` items each), "elsewhere" (a redirect to another host)
+    kind: str
     times: int = 1
     seconds: float = 0.0  # rate limits: until the reset; hang: how long
     path: str = ""  # only requests whose path starts with this
+    size: int = 0
+    length: bool = True  # "huge": send a Content-Length
 
 
 class Forge:
     """The server's state; `with Forge() as forge:` serves it on 127.0.0.1."""
 
-    def __init__(self, token: str | None = None, page_size: int = 30) -> None:
+    def __init__(self, token: str | None = None, page_size: int = 30,
+                 login: str | None = "github-actions[bot]") -> None:
         self.token = token
         self.page_size = page_size
+        # Whom the token is: GET /user answers this login; None answers 403, as GitHub
+        # does for an Actions token ("Resource not accessible by integration").
+        self.login = login
         self.github: dict[str, GitHubRepo] = {}
         self.gitlab: dict[str, GitLabProject] = {}
         self.faults: list[Fault] = []
@@ -195,6 +205,16 @@ class Forge:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+    def add_foreign_comment(self, path: str, number: int, text: str, login: str) -> None:
+        """A comment someone else wrote (a PR's author), on GitHub or GitLab."""
+        if path in self.github:
+            repo = self.github[path]
+            repo.comments.setdefault(number, []).append(self._github_comment(repo, number, text, login))
+        else:
+            self._next_id += 1
+            self.gitlab[path].notes.setdefault(number, []).append(
+                {"id": self._next_id, "body": text, "noteable_iid": number, "author": {"username": login}})
 
     def comment_bodies(self, path: str, number: int) -> list[str]:
         if path in self.github:
@@ -242,6 +262,9 @@ class Forge:
         self._send(h, status, doc, headers)
 
     def _fault(self, h: BaseHTTPRequestHandler, fault: Fault) -> bool:
+        if fault.kind in ("trickle", "huge", "deep", "endless", "elsewhere"):
+            self._hostile(h, fault)
+            return True
         if fault.kind == "hang":
             time.sleep(fault.seconds)
             return False
@@ -257,6 +280,54 @@ class Forge:
                    {"X-RateLimit-Limit": "5000", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(reset)})
         return True
 
+    def _hostile(self, h: BaseHTTPRequestHandler, fault: Fault) -> None:
+        try:
+            if fault.kind == "trickle":
+                data = json.dumps([{"number": 1}] * 50).encode()
+                h.send_response(200)
+                h.send_header("Content-Type", "application/json")
+                h.send_header("Content-Length", str(len(data)))
+                h.end_headers()
+                for byte in data:
+                    h.wfile.write(bytes([byte]))
+                    h.wfile.flush()
+                    time.sleep(fault.seconds)
+            elif fault.kind == "huge":
+                h.send_response(200)
+                h.send_header("Content-Type", "application/json")
+                if fault.length:
+                    h.send_header("Content-Length", str(fault.size))
+                else:
+                    h.send_header("Connection", "close")
+                    h.close_connection = True
+                h.end_headers()
+                block = b" " * 65536
+                for _ in range(fault.size // len(block)):
+                    h.wfile.write(block)
+            elif fault.kind == "deep":
+                self._send_raw(h, 200, b"[" * fault.size + b"]" * fault.size)
+            elif fault.kind == "endless":
+                split = urllib.parse.urlsplit(h.path)
+                page = int(dict(urllib.parse.parse_qsl(split.query)).get("page", "1"))
+                items = [{"id": page * 1000 + i, "body": f"c{page}-{i}"} for i in range(fault.size)]
+                nxt = f'<{self.url}{split.path}?page={page + 1}>; rel="next"'
+                self._send(h, 200, items, {"Link": nxt})
+            elif fault.kind == "elsewhere":
+                port = self._server.server_address[1]
+                h.send_response(302)
+                h.send_header("Location", f"http://localhost:{port}{h.path}")
+                h.send_header("Content-Length", "0")
+                h.end_headers()
+        except (BrokenPipeError, ConnectionResetError, OSError):
+            pass  # the client gave up, as it should
+
+    def _send_raw(self, h: BaseHTTPRequestHandler, status: int, data: bytes) -> None:
+        h.send_response(status)
+        h.send_header("Content-Type", "application/json")
+        h.send_header("Content-Length", str(len(data)))
+        h.end_headers()
+        h.wfile.write(data)
+
     def _authorised(self, h: BaseHTTPRequestHandler) -> bool:
         return (h.headers.get("Authorization") == f"Bearer {self.token}"
                 or h.headers.get("PRIVATE-TOKEN") == self.token)
@@ -264,6 +335,10 @@ class Forge:
     def _route(self, method: str, path: str, query: dict[str, str], body: Any,
                ) -> tuple[int, Any, dict[str, str]]:
         parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
+        if parts in (["user"], ["api", "v4", "user"]) and method == "GET":
+            if self.login is None:
+                return 403, {"message": "Resource not accessible by integration"}, {}
+            return 200, (_user(self.login) if parts == ["user"] else {"id": 1, "username": self.login}), {}
         if parts[:2] == ["api", "v4"]:
             return self._gitlab(method, parts[2:], query, body)
         if parts[0] != "repos" or len(parts) < 3:
@@ -284,7 +359,7 @@ class Forge:
             if method == "GET":
                 return self._page(path, query, repo.comments.get(number, []))
             if method == "POST":
-                comment = self._github_comment(repo, number, body["body"])
+                comment = self._github_comment(repo, number, body["body"], self.login or "github-actions[bot]")
                 repo.comments.setdefault(number, []).append(comment)
                 return 201, comment, {}
         if method == "PATCH" and rest[:2] == ["issues", "comments"] and len(rest) == 3:
@@ -296,13 +371,13 @@ class Forge:
                         return 200, comment, {}
         raise KeyError(path)
 
-    def _github_comment(self, repo: GitHubRepo, number: int, text: str) -> dict[str, Any]:
+    def _github_comment(self, repo: GitHubRepo, number: int, text: str, login: str) -> dict[str, Any]:
         self._next_id += 1
         api = f"https://api.github.com/repos/{repo.path}"
         return {"id": self._next_id, "node_id": f"IC_{self._next_id}",
                 "url": f"{api}/issues/comments/{self._next_id}",
                 "html_url": f"https://github.com/{repo.path}/pull/{number}#issuecomment-{self._next_id}",
-                "body": text, "user": _user("github-actions[bot]"), "created_at": _TIME, "updated_at": _TIME,
+                "body": text, "user": _user(login), "created_at": _TIME, "updated_at": _TIME,
                 "issue_url": f"{api}/issues/{number}", "author_association": "NONE"}
 
     def _gitlab(self, method: str, parts: list[str], query: dict[str, str], body: Any,
@@ -330,7 +405,8 @@ class Forge:
                 return 200, project.notes.get(iid, []), {}
             if rest[2:] == ["notes"] and method == "POST":
                 self._next_id += 1
-                note = {"id": self._next_id, "body": body["body"], "noteable_iid": iid}
+                note = {"id": self._next_id, "body": body["body"], "noteable_iid": iid,
+                        "author": {"username": self.login or "project_bot"}}
                 project.notes.setdefault(iid, []).append(note)
                 return 201, note, {}
             if len(rest) == 4 and rest[2] == "notes" and method == "PUT":
