@@ -6,6 +6,7 @@ import difflib
 import os
 import re
 import tomllib
+import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -98,6 +99,10 @@ class RepoSpec:
             raise ConfigError(f"invalid repo name {name!r}: no ':', '/', or spaces")
         if not remote or remote.startswith("-") or any(ch in remote for ch in " \t\n\0"):
             raise ConfigError(f"repo {name!r}: invalid remote {remote!r}")
+        if url is not None and not _web_url(url):
+            # The URL becomes links in reports and the graph page: `javascript:` or
+            # `data:` there would run in a reader's browser.
+            raise ConfigError(f"repo {name!r}: url must be an http(s) URL, not {url!r}")
         if forge is not None and forge not in _FORGES:
             raise ConfigError(f"repo {name!r}: forge must be one of {', '.join(_FORGES)}, not {forge!r}")
         return cls(name, path, check_ref(ref), url, exclude, remote, forge)
@@ -310,6 +315,11 @@ def _configured_repos(path: Path) -> set[Path]:
         if isinstance(rel, str) and rel:
             folders.add((path.parent / os.path.expanduser(rel)).resolve())
     return folders
+
+
+def _web_url(url: str) -> bool:
+    split = urllib.parse.urlsplit(url.strip())
+    return split.scheme.lower() in ("http", "https") and bool(split.netloc) and url == url.strip()
 
 
 def _has_tool_table(pyproject: Path) -> bool:

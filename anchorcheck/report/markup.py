@@ -29,7 +29,12 @@ def md_text(text: str) -> str:
 
 
 def md_code(text: str) -> str:
-    """Repo text as an inline code span, fenced so no backtick inside can close it."""
+    """Repo text as an inline code span, fenced so no backtick inside can close it. A
+    line break or tab in it (a file whose name holds one) is shown escaped, as a
+    backslash and a letter: a code span renders it as a space, and the name shown
+    would be another file's."""
+    text = text.replace("\\", "\\\\") if any(ch in text for ch in "\n\r\t") else text
+    text = text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
     text = safe_text(" ".join(text.split()))
     longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)

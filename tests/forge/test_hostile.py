@@ -129,3 +129,36 @@ def test_a_config_nested_too_deeply_is_a_config_error(tmp_path: Path) -> None:
     for r in (run_cli("check", cwd=repo), run_cli("check", "--config", str(tmp_path / "anchorcheck.toml"),
                                                   cwd=tmp_path)):
         assert r.code == 2 and r.err.count("\n") == 1 and "TOML" in r.err and "internal" not in r.err, r.err
+
+
+def test_a_repo_url_must_be_http_and_the_page_allows_only_its_own_script(tmp_path: Path) -> None:
+    import base64
+    import hashlib
+    import re
+
+    from anchorcheck.git.repobuilder import init_repo
+    from tests.conftest import run_cli
+
+    init_repo(tmp_path / "r", {"a.md": "# A\n\n[x](gone.md)\n"})
+    config = tmp_path / "anchorcheck.toml"
+    for bad in ("javascript:alert(document.domain)//", "data:text/html,x", " https://github.com/a/r"):
+        config.write_text(f'[[repo]]\nname = "r"\npath = "r"\nurl = "{bad}"\n')
+        r = run_cli("check", cwd=tmp_path)
+        assert r.code == 2 and "url must be an http(s) URL" in r.err, (bad, r.err)
+    config.write_text('[[repo]]\nname = "r"\npath = "r"\nurl = "https://github.com/acme/r"\n')
+    page = run_cli("graph", "--format", "html", cwd=tmp_path).out
+    policy = re.search(r'Content-Security-Policy" content="([^"]+)"', page)
+    assert policy is not None and "'unsafe-inline'" not in policy.group(1).split("script-src", 1)[1].split(";")[0]
+    code = page.split("\n<script>", 1)[1].split("</script>", 1)[0]
+    digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}'" in policy.group(1)
+    assert page.count("<script") == 2  # the data block (not run) and the one script
+
+
+def test_a_line_break_in_a_file_name_is_shown_escaped_in_markdown(tmp_path: Path) -> None:
+    from anchorcheck.git.repobuilder import init_repo
+    from tests.conftest import run_cli
+
+    repo = init_repo(tmp_path / "r", {"a\nb.md": "# A\n\n[x](gone.md)\n"})
+    out = run_cli("check", "--format", "markdown", cwd=repo).out
+    assert "`r:a\\nb.md:3`" in out and "a b.md" not in out, out
