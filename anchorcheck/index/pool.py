@@ -158,6 +158,37 @@ def unpack(packed: PackedIndex, repo: str, path: str) -> BlobIndex:
     )
 
 
+def _worker_start(parent: int) -> None:
+    """A worker ends when the run that started it dies, whatever killed it: a forked
+    worker holds both ends of the pool's pipes, so no end-of-file would ever tell it,
+    and after a `kill -9` of the run the workers lived on for good (issue 43). Linux
+    signals it the parent's death (PR_SET_PDEATHSIG); elsewhere a thread looks for a
+    new parent every second."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM, 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+        else:
+            if os.getppid() != parent:  # died before the request took effect
+                os._exit(1)
+            return
+    import threading
+
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _watch_parent(parent: int) -> None:
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
 def _close_readers() -> None:
     while _READERS:
         _READERS.popitem()[1].close()
@@ -216,7 +247,8 @@ def extract_blobs(
     # fork: workers start in milliseconds with every pattern already compiled.
     # Elsewhere (macOS, Windows) fork is unsafe or absent: the platform's default.
     context = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else None)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_worker_start,
+                               initargs=(os.getpid(),))
     try:
         in_flight: deque[Future[list[BlobResult]]] = deque()
         for batch in _batches(itertools.chain(head, given)):
