@@ -35,7 +35,9 @@ from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression
 
 _APPLICATION_ID = 0x41434B31  # "ACK1"
-_SCHEMA = 3  # 3: each row's `day`; a cache of schema 2 is given it (_add_days), not rebuilt
+# 3: each row's `day`; 4: each row's `sum` (_sum). A cache of an earlier schema is
+# given them (_upgrade), not rebuilt.
+_SCHEMA = 4
 _KEEP_DAYS = 30
 _PRUNED_KEY = "pruned-day"  # a results row: the day old rows were last dropped
 _CHUNK = 500
@@ -69,6 +71,7 @@ class BlobCache:
         self._warn = warn or (lambda msg: print(f"anchorcheck: warning: {msg}", file=sys.stderr))
         self.hits = 0
         self.misses = 0
+        self.damaged = 0  # rows read whose checksum did not match
         # Whether the blob table holds a row, asked once: a cold run on a new cache
         # (a CI runner's first run) asked for each of its blobs (17k on the bench
         # workspace, ~40 ms) to find none. A row another process stores after that
@@ -96,8 +99,8 @@ class BlobCache:
                 db.execute("COMMIT")
                 if tables == 0:
                     self._create(db)
-                elif app_id == _APPLICATION_ID and version == 2:
-                    self._add_days(db)
+                elif app_id == _APPLICATION_ID and version in (2, 3):
+                    self._upgrade(db)
                 elif app_id != _APPLICATION_ID or version != _SCHEMA:
                     db.close()
                     raise sqlite3.DatabaseError("not an anchorcheck cache of this version")
@@ -148,29 +151,48 @@ class BlobCache:
         db.execute("BEGIN IMMEDIATE")
         if db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0:
             db.execute("CREATE TABLE blobs (key TEXT PRIMARY KEY, value TEXT NOT NULL, "
-                       "day INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID")
+                       "day INTEGER NOT NULL DEFAULT 0, sum TEXT) WITHOUT ROWID")
             # Results computed from whole commits (AC203's definitions and removals).
             db.execute("CREATE TABLE results (key TEXT PRIMARY KEY, value TEXT NOT NULL, "
-                       "day INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID")
+                       "day INTEGER NOT NULL DEFAULT 0, sum TEXT) WITHOUT ROWID")
             db.execute(f"PRAGMA application_id = {_APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {_SCHEMA}")
             # Nothing to drop in a new file today (a cold run's close then reads no table).
-            db.execute("INSERT INTO results (key, value, day) VALUES (?, ?, ?)",
-                       (_PRUNED_KEY, str(self.today), self.today))
+            db.execute("INSERT INTO results (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                       _row(_PRUNED_KEY, str(self.today), self.today))
         db.execute("COMMIT")
 
-    def _add_days(self, db: sqlite3.Connection) -> None:
-        """A cache of schema 2 (no `day`), kept: its rows count as written today, so
-        they expire as if this run had written them."""
+    def _upgrade(self, db: sqlite3.Connection) -> None:
+        """A cache of schema 2 (no `day`) or 3 (no `sum`), kept: its rows count as
+        written today, so they expire as if this run had written them, and are summed
+        as they are (once: ~1 GB/s)."""
         db.execute("BEGIN IMMEDIATE")
-        if db.execute("PRAGMA user_version").fetchone()[0] == 2:  # not done by another run meanwhile
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version in (2, 3):  # not done by another run meanwhile
             for table in ("blobs", "results"):
-                db.execute(f"ALTER TABLE {table} ADD COLUMN day INTEGER NOT NULL DEFAULT {self.today:d}")
+                if version == 2:
+                    db.execute(f"ALTER TABLE {table} ADD COLUMN day INTEGER NOT NULL DEFAULT {self.today:d}")
+                db.execute(f"ALTER TABLE {table} ADD COLUMN sum TEXT")
+                # The rows as they are now are the earlier schema's: summed once, here.
+                rows = db.execute(f"SELECT key, value FROM {table}").fetchall()
+                db.executemany(f"UPDATE {table} SET sum = ? WHERE key = ?",
+                               [(_sum(key, value), key) for key, value in rows if isinstance(value, str)])
             # Every row is of today now: nothing to drop before a month from now.
-            db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
-                       (_PRUNED_KEY, str(self.today), self.today))
+            db.execute("INSERT OR REPLACE INTO results (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                       _row(_PRUNED_KEY, str(self.today), self.today))
             db.execute(f"PRAGMA user_version = {_SCHEMA}")
         db.execute("COMMIT")
+
+    def _intact(self, key: str, value: Any, stored: Any) -> bool:
+        """Whether a row read is as it was written (its sum matches); one that is not
+        is a miss, rebuilt by the run that wanted it, and said once."""
+        if isinstance(value, str) and stored == _sum(key, value):
+            return True
+        self.damaged += 1
+        if self.damaged == 1:
+            self._warn(f"cache {self.path}: a row does not match its checksum (damaged or edited); "
+                       "it is ignored and rebuilt")
+        return False
 
     def _remove(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -198,9 +220,11 @@ class BlobCache:
             for i in range(0, len(keys), _CHUNK):
                 chunk = keys[i:i + _CHUNK]
                 marks = ",".join("?" * len(chunk))
-                for key, value in self._db.execute(
-                    f"SELECT key, value FROM blobs WHERE key IN ({marks})", chunk
+                for key, value, stored in self._db.execute(
+                    f"SELECT key, value, sum FROM blobs WHERE key IN ({marks})", chunk
                 ):
+                    if not self._intact(key, value, stored):
+                        continue
                     decoded = _decode(value)
                     if decoded is not None:
                         found[wanted[key]] = decoded
@@ -216,8 +240,8 @@ class BlobCache:
         if self._db is None:
             return
         today = self.today
-        rows = [(self._key(oid, lang), value.text if isinstance(value, Encoded) else encode_value(value),
-                 today) for oid, lang, value in items]
+        rows = [_row(self._key(oid, lang), value.text if isinstance(value, Encoded) else encode_value(value),
+                     today) for oid, lang, value in items]
         if not rows:
             return
         # In key order: blob ids are random, and inserting them as they come splits
@@ -226,7 +250,8 @@ class BlobCache:
         rows.sort(key=itemgetter(0))
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("INSERT OR REPLACE INTO blobs (key, value, day) VALUES (?, ?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO blobs (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                                 rows)
             self._db.execute("COMMIT")
             self._any_blobs = self._wrote = True
         except sqlite3.DatabaseError as exc:
@@ -237,8 +262,8 @@ class BlobCache:
         if self._db is None:
             return None
         try:
-            row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
-            return None if row is None else json.loads(row[0])
+            row = self._db.execute("SELECT value, sum FROM results WHERE key = ?", (key,)).fetchone()
+            return None if row is None or not self._intact(key, row[0], row[1]) else json.loads(row[0])
         except (sqlite3.DatabaseError, ValueError) as exc:
             if isinstance(exc, sqlite3.DatabaseError):
                 self._fail(exc)
@@ -248,14 +273,14 @@ class BlobCache:
         """The JSON values stored under these keys, by key (those found and readable)."""
         wanted = list(dict.fromkeys(keys))
         return self._decoded(
-            (f"SELECT key, value FROM results WHERE key IN ({','.join('?' * len(chunk))})", chunk)
+            (f"SELECT key, value, sum FROM results WHERE key IN ({','.join('?' * len(chunk))})", chunk)
             for i in range(0, len(wanted), _CHUNK) for chunk in [wanted[i:i + _CHUNK]])
 
     def get_results_under(self, prefixes: Iterable[str]) -> dict[str, Any]:
         """The JSON values stored under every key that starts with one of these prefixes,
         by key (one range of the key index each: a prefix ends with a separator, and the
         next character bounds it)."""
-        return self._decoded(("SELECT key, value FROM results WHERE key >= ? AND key < ?",
+        return self._decoded(("SELECT key, value, sum FROM results WHERE key >= ? AND key < ?",
                               [prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1)])
                              for prefix in dict.fromkeys(prefixes) if prefix)
 
@@ -267,7 +292,9 @@ class BlobCache:
             return found
         try:
             for sql, args in queries:
-                for key, value in self._db.execute(sql, args):
+                for key, value, stored in self._db.execute(sql, args):
+                    if not self._intact(key, value, stored):
+                        continue
                     try:
                         found[key] = json.loads(value)
                     except (ValueError, TypeError):
@@ -292,11 +319,11 @@ class BlobCache:
         if self._db is None:
             return None
         try:
-            row = self._db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
+            row = self._db.execute("SELECT value, sum FROM results WHERE key = ?", (key,)).fetchone()
         except sqlite3.DatabaseError as exc:
             self._fail(exc)
             return None
-        return None if row is None or not isinstance(row[0], str) else row[0]
+        return None if row is None or not self._intact(key, row[0], row[1]) else row[0]
 
     def put_snapshot(self, repo: str, key: str, text: str, keep: int = _SNAPSHOTS_KEPT) -> None:
         """Store a repo's snapshot, a text as it is (crawl's packed layout), and drop
@@ -324,10 +351,10 @@ class BlobCache:
             listed = [k for k in listed if k != key] + [key]
             dropped, listed = listed[:-keep], listed[-keep:]
             self._db.executemany("DELETE FROM results WHERE key = ?", [(k,) for k in dropped])
-            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
-                             (key, text, self.today))
-            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
-                             (log_key, json.dumps(listed), self.today))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                             _row(key, text, self.today))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                             _row(log_key, json.dumps(listed), self.today))
             self._db.execute("COMMIT")
             self._wrote = True
         except sqlite3.DatabaseError as exc:
@@ -341,12 +368,13 @@ class BlobCache:
         """Store JSON values by key, in one transaction."""
         if self._db is None:
             return
-        rows = [(key, json.dumps(value, separators=(",", ":")), self.today) for key, value in items]
+        rows = [_row(key, json.dumps(value, separators=(",", ":")), self.today) for key, value in items]
         if not rows:
             return
         try:
             self._db.execute("BEGIN IMMEDIATE")
-            self._db.executemany("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)", rows)
+            self._db.executemany("INSERT OR REPLACE INTO results (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                                 rows)
             self._db.execute("COMMIT")
             self._wrote = True
         except sqlite3.DatabaseError as exc:
@@ -376,8 +404,8 @@ class BlobCache:
             oldest = self.today - _KEEP_DAYS
             dropped = sum(self._db.execute(f"DELETE FROM {table} WHERE day < ?", (oldest,)).rowcount
                           for table in ("blobs", "results"))
-            self._db.execute("INSERT OR REPLACE INTO results (key, value, day) VALUES (?, ?, ?)",
-                             (_PRUNED_KEY, str(self.today), self.today))
+            self._db.execute("INSERT OR REPLACE INTO results (key, value, day, sum) VALUES (?, ?, ?, ?)",
+                             _row(_PRUNED_KEY, str(self.today), self.today))
             self._db.execute("COMMIT")
             if dropped:
                 self._any_blobs = None  # asked again: the blob table may be empty now
@@ -394,6 +422,17 @@ class BlobCache:
             if self._db is not None:
                 self._db.close()
             self._db = None
+
+
+def _sum(key: str, value: str) -> str:
+    """A row's checksum, of its key and value together (a value moved to another key
+    is caught too). BLAKE2b: ~1 GB/s, a few ms on a warm run's reads."""
+    return hashlib.blake2b(key.encode() + b"\0" + value.encode(errors="surrogatepass"),
+                           digest_size=8).hexdigest()
+
+
+def _row(key: str, value: str, day: int) -> tuple[str, str, int, str]:
+    return key, value, day, _sum(key, value)
 
 
 # -- codec: plain JSON, checked on the way in ----------------------------------

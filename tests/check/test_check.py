@@ -302,9 +302,11 @@ def test_notes_defined_in_files_not_read_resolve(ws: WorkspaceBuilder, tmp_path:
     run_check(load_workspace(config, (), []), cache=BlobCache(cache_dir, extract_options(Settings())))
     import sqlite3
 
+    from anchorcheck.index.cache import _sum
+
     with sqlite3.connect(cache_dir / "blobs.sqlite3") as db:
         (key,) = db.execute("SELECT key FROM results WHERE key LIKE 'unread-notes:%'").fetchone()
-        db.execute("UPDATE results SET value = '[]' WHERE key = ?", (key,))
+        db.execute("UPDATE results SET value = '[]', sum = ? WHERE key = ?", (_sum(key, "[]"), key))
     ws.pr("ghc", "next", {"Exts.hs": "-- See Note [GHC.Prim].\nx = 2\n"})
     moved = run_check(load_workspace(config, (), ["ghc=next"]),
                       cache=BlobCache(cache_dir, extract_options(Settings())))

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from anchorcheck.git.repobuilder import commit
+from anchorcheck.index.cache import _sum
 from tests.check.test_index_file import REFS, RULES, _workspace
 from tests.conftest import run_cli
 
@@ -31,7 +32,9 @@ def _tamper(cache: Path, key: str, old: str, new: str) -> None:
     try:
         (value,) = db.execute("SELECT value FROM results WHERE key = ?", (key,)).fetchone()
         assert old in value
-        db.execute("UPDATE results SET value = ? WHERE key = ?", (value.replace(old, new), key))
+        # Written as the cache writes (its checksum too): a stored result the run must use.
+        changed = value.replace(old, new)
+        db.execute("UPDATE results SET value = ?, sum = ? WHERE key = ?", (changed, _sum(key, changed), key))
         db.commit()
     finally:
         db.close()
@@ -85,7 +88,8 @@ def test_a_stored_answer_that_does_not_decode_is_asked_afresh(tmp_path: Path) ->
     _, first = _check(ws, cache)
     (key, _), = _result_rows(cache)
     db = sqlite3.connect(cache / "blobs.sqlite3")
-    db.execute("UPDATE results SET value = ? WHERE key = ?", ('{"findings": [["x"]], "claims": []}', key))
+    bad = '{"findings": [["x"]], "claims": []}'
+    db.execute("UPDATE results SET value = ?, sum = ? WHERE key = ?", (bad, _sum(key, bad), key))
     db.commit()
     db.close()
     _, again = _check(ws, cache)

@@ -16,7 +16,7 @@ import pytest
 from anchorcheck.check.pipeline import run_check
 from anchorcheck.config.workspace import load_workspace
 from anchorcheck.git.repobuilder import commit
-from anchorcheck.index.cache import BlobCache
+from anchorcheck.index.cache import BlobCache, _sum
 from anchorcheck.index.plan import extract_options
 from tests.conftest import WorkspaceBuilder, run_cli
 
@@ -232,7 +232,10 @@ def test_a_damaged_stored_reference_list_stops_the_run_with_one_line_and_code_2(
     files, oids, refs, _ = json.loads(value[:cut])["packed"]
     at = cut + 1 + files + oids + refs
     value = value[:at - 4] + "!!!!" + value[at:]
-    db.execute("UPDATE results SET value = ? WHERE key = ?", (value, key))
+    # Summed as the cache sums what it writes: damage its checksum would not catch (a
+    # writer's own bug) is still one line, not a traceback. (Damage the sum catches is
+    # rebuilt: test_a_row_edited_behind_the_caches_back_is_rebuilt_with_a_warning.)
+    db.execute("UPDATE results SET value = ?, sum = ? WHERE key = ?", (value, _sum(key, value), key))
     db.execute("DELETE FROM results WHERE key LIKE 'check-result%'")
     db.commit()
     db.close()
@@ -441,7 +444,7 @@ def test_rows_no_run_wrote_for_a_month_go_at_the_end_of_a_run_that_writes(tmp_pa
     after.close()
     # Once a day: a row another process left old is dropped by the next day's run.
     with sqlite3.connect(tmp_path / "c" / "blobs.sqlite3") as db:
-        db.execute("INSERT INTO results (key, value, day) VALUES ('stale', '1', ?)", (day,))
+        db.execute("INSERT INTO results (key, value, day, sum) VALUES ('stale', '1', ?, ?)", (day, _sum("stale", "1")))
     same_day = at(day + _KEEP_DAYS + 1)
     assert same_day.prune() == 0 and same_day.get_result("stale") == 1
     same_day.close()
@@ -451,7 +454,8 @@ def test_rows_no_run_wrote_for_a_month_go_at_the_end_of_a_run_that_writes(tmp_pa
 
 
 def test_a_cache_of_the_schema_before_is_kept_and_given_its_days(tmp_path: Path) -> None:
-    """Schema 2 (no `day` column): its rows kept, counted as written today, no warning."""
+    """Schema 2 (no `day` column, no `sum`): its rows kept, counted as written today and
+    summed as they are, no warning."""
     import sqlite3
 
     from anchorcheck.extract.blob import BlobIndex, ExtractOptions
@@ -476,7 +480,7 @@ def test_a_cache_of_the_schema_before_is_kept_and_given_its_days(tmp_path: Path)
     cache.close()
     assert warnings == []
     with sqlite3.connect(tmp_path / "c" / "blobs.sqlite3") as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert db.execute("PRAGMA user_version").fetchone()[0] == 4  # (3 gave days, 4 sums)
         assert db.execute("SELECT day FROM blobs").fetchall() == [(day,)]
     later = BlobCache(tmp_path / "c", ExtractOptions(), clock=lambda: (day + _KEEP_DAYS + 1) * 86400.0)
     later.put_result("y", 2)
@@ -495,3 +499,28 @@ def test_results_are_read_by_key_prefix(tmp_path: Path) -> None:
         "walk:r:a.py:1-2:aaa": [1], "walk:r:a.py:1-2:bbb": [2], "walk:r:b.py:1-2:ddd": [6]}
     assert cache.get_results_under(["walk:s:"]) == {}
     cache.close()
+
+
+def test_a_row_edited_behind_the_caches_back_is_rebuilt_with_a_warning(ws: WorkspaceBuilder, tmp_path: Path) -> None:
+    """A plausible edit (a finding's message changed in a stored result, a stored
+    snapshot's reference list shortened) fails the row's checksum: the row is ignored,
+    said once, and rebuilt; the findings are the true ones (issue 43, item 9)."""
+    import sqlite3
+
+    many_files(ws, 3)
+    ws.config()
+    cache = tmp_path / "c"
+    code, first, _ = _cli(ws, cache)
+    db = sqlite3.connect(cache / "blobs.sqlite3")
+    for key, value in db.execute("SELECT key, value FROM results WHERE key LIKE 'check-result%' "
+                                 "OR key LIKE 'snap4:%'").fetchall():
+        db.execute("UPDATE results SET value = ? WHERE key = ?", (value.replace("AC101", "AC999"), key))
+    for key, value in db.execute("SELECT key, value FROM blobs").fetchall():
+        db.execute("UPDATE blobs SET value = ? WHERE key = ?", (value.replace('"r"', '"x"'), key))
+    db.commit()
+    db.close()
+    code2, again, err = _cli(ws, cache)
+    assert (code2, again) == (code, first) and "AC999" not in again
+    assert err.count("does not match its checksum") == 1, err
+    code3, third, err3 = _cli(ws, cache)  # rebuilt: quiet again
+    assert (code3, third) == (code, first) and "checksum" not in err3
