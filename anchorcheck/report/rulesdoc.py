@@ -21,9 +21,10 @@ def rules_markdown() -> str:
         out.append(f"| [{rule.code}](#{rule.code.lower()}-{rule.name}) | {rule.name} | "
                    f"{rule.severity.label} | {state} | {rule.summary} |")
     for rule in REGISTRY.values():
-        doc = inspect.cleandoc(rule.doc).split("\n", 1)
+        # The summary is the first paragraph (Rule.summary), which may run over lines.
+        doc = inspect.cleandoc(rule.doc).split("\n\n", 1)
         body = doc[1].strip() if len(doc) > 1 else ""
-        out += ["", f"## {rule.code} {rule.name}", "", f"*{doc[0]}*", "",
+        out += ["", f"## {rule.code} {rule.name}", "", f"*{rule.summary}*", "",
                 f"Severity: {rule.severity.label}; "
                 f"{'on' if rule.enabled_by_default else 'off'} by default"
                 f"{'; merge-order' if rule.mode == 'changes' else ''}.", ""]

@@ -82,7 +82,10 @@ class Rule:
 
     @property
     def summary(self) -> str:
-        return self.doc.strip().splitlines()[0]
+        """The docstring's first sentence, whole where it runs over two lines (AC206's
+        and AC307's were cut in two in docs/rules.md)."""
+        first = self.doc.strip().split("\n\n", 1)[0]
+        return " ".join(first.split())
 
     def finding(
         self, repo: str, path: str, line: int, column: int, message: str, subject: str,
