@@ -251,7 +251,8 @@ def run_check(
         # A marker is judged only when a rule it names ran: `--select AC901` alone ran
         # none, and called every marker unused.
         ran = [r.code for r in rules if r.code != "AC901"]
-        judged = [s for s in unused if not s.codes or any(code.startswith(c) for c in s.codes for code in ran)]
+        judged = [s for s in unused
+                  if not s.codes or any(code.startswith(c) for c in s.codes for code in ran)]
         ctx = replace(ctx, unused_suppressions=tuple(judged))
         kept.extend(f for f in unused_rule.check(ctx, unused_rule) if in_kinds(f.path, kinds))
     findings = fingerprint(selection.apply_severity(f) for f in kept)
