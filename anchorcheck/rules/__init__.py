@@ -40,66 +40,18 @@ def rule_by_name_or_code(key: str) -> Rule | None:
     )
 
 
-# Registration happens on import; the order here is the order of `anchorcheck rules`.
-from anchorcheck.rules import (  # noqa: E402
-    ac101_dangling_reference,
-    ac102_wrong_location,
-    ac103_ambiguous_reference,
-    ac104_unknown_repo,
-    ac105_dangling_path,
-    ac106_unknown_issue,
-    ac107_closed_issue_pending,
-    ac108_site_only_link,
-    ac110_duplicate_anchor,
-    ac120_unreferenced_anchor,
-    ac201_stale_line_claim,
-    ac202_missing_symbol,
-    ac203_removed_symbol_mention,
-    ac204_restated_value_drift,
-    ac205_rewritten_cited_lines,
-    ac206_stale_comment,
-    ac207_hardcoded_passthrough,
-    ac301_merge_after,
-    ac302_breaks_reference,
-    ac303_dependency_cycle,
-    ac304_merge_conflict,
-    ac305_version_race,
-    ac306_version_guard,
-    ac307_undeclared_dependency,
-    ac308_unneeded_declared_dependency,
-    ac901_unused_suppression,
-)
+def _register_all() -> None:
+    """Import every rule module of this package (`acNNN_name.py`): each registers its
+    rule on import, so a new rule is its module alone, named nowhere else. In code
+    order, the order of `anchorcheck rules`."""
+    import importlib
+    import pkgutil
 
-__all__ = [
-    "REGISTRY",
-    "CheckContext",
-    "Rule",
-    "ac101_dangling_reference",
-    "ac102_wrong_location",
-    "ac103_ambiguous_reference",
-    "ac104_unknown_repo",
-    "ac105_dangling_path",
-    "ac106_unknown_issue",
-    "ac107_closed_issue_pending",
-    "ac108_site_only_link",
-    "ac110_duplicate_anchor",
-    "ac120_unreferenced_anchor",
-    "ac201_stale_line_claim",
-    "ac202_missing_symbol",
-    "ac203_removed_symbol_mention",
-    "ac204_restated_value_drift",
-    "ac205_rewritten_cited_lines",
-    "ac206_stale_comment",
-    "ac207_hardcoded_passthrough",
-    "ac301_merge_after",
-    "ac302_breaks_reference",
-    "ac303_dependency_cycle",
-    "ac304_merge_conflict",
-    "ac305_version_race",
-    "ac306_version_guard",
-    "ac307_undeclared_dependency",
-    "ac308_unneeded_declared_dependency",
-    "ac901_unused_suppression",
-    "rule",
-    "rule_by_name_or_code",
-]
+    names = (m.name for m in pkgutil.iter_modules(__path__))
+    for name in sorted(n for n in names if n[:2] == "ac" and n[2:5].isdigit()):
+        importlib.import_module(f"{__name__}.{name}")
+
+
+_register_all()
+
+__all__ = ["REGISTRY", "CheckContext", "Rule", "rule", "rule_by_name_or_code"]

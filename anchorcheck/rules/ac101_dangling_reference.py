@@ -1,3 +1,5 @@
+"""AC101 dangling-reference: a citation of an anchor that exists nowhere."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -20,6 +22,10 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     was renamed, or it lands with another repo's unmerged PR.
     Example: `# see ROLLBACK ON THE DEGRADED PATH in client/templates/jobs.yaml`
     while no such heading exists in that file or anywhere else.
+    How to fix: correct the name as the message's did-you-mean suggests, cite the
+    heading where it is now (renamed, or moved to another file), or restore the
+    heading. When it comes with another repo's open PR, land that PR first. An example
+    that must not resolve takes `anchorcheck: ignore[AC101]`.
     """
     for res in ctx.resolutions(Status.DANGLING):
         ref = res.reference

@@ -1,3 +1,5 @@
+"""AC102 wrong-location: a citation naming the wrong file or repo for an existing anchor."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     the right one, which this finding gives.
     Example: `see ROLLBACK ON THE DEGRADED PATH in client/templates/cronjob.yaml`
     when the heading is in `client/templates/jobs-manager-deployment.yaml`.
+    How to fix: name the file (and repo) where the heading is, which the message
+    gives; `anchorcheck fix --write` rewrites the location when the heading is defined
+    in one place only.
     """
     for res in ctx.resolutions(Status.WRONG_LOCATION):
         ref = res.reference

@@ -1,3 +1,5 @@
+"""AC103 ambiguous-reference: a citation that several anchors or files match."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -20,6 +22,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     silently when one of them changes.
     Example: `see "RETRY POLICY"` when two repos both define a RETRY POLICY heading;
     write `see RETRY POLICY in backend:worker/retry.py`.
+    How to fix: name one: add the repo and path (`in backend:worker/retry.py`), or
+    more of the path, until only one place matches; or rename one of the headings so
+    that its name is unique.
     """
     for res in ctx.resolutions(Status.AMBIGUOUS):
         ref = res.reference

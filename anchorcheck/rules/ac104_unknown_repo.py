@@ -1,3 +1,5 @@
+"""AC104 unknown-repo: a reference into a repo the workspace does not have."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     add the repo to `anchorcheck.toml` or fix the name.
     Example: `see STARTUP ORDER in runtime:jobs_manager.py` in a workspace whose
     runtime repo is named `client-runtime`.
+    How to fix: correct the repo name (the message lists the workspace's repos, and a
+    did-you-mean), or add the repo to the workspace: a `[[repo]]` table in
+    anchorcheck.toml, or `--repo NAME=PATH` for one run.
     """
     names = sorted(ctx.index.snapshots)
     for res in ctx.resolutions(Status.UNKNOWN_REPO):

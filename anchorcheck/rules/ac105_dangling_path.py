@@ -1,3 +1,5 @@
+"""AC105 dangling-path: a reference or link to a file that does not exist."""
+
 from __future__ import annotations
 
 import posixpath
@@ -21,6 +23,10 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: files get moved and renamed; the comment still points at the old place.
     Example: `[runbook](docs/runbook.md)` after `docs/runbook.md` moved to
     `docs/ops/runbook.md`.
+    How to fix: point the reference at the file's new path (`git log -- OLD_PATH`
+    shows the commit that moved or deleted it), or drop it if the file is gone for
+    good. A relative link that leaves its repo takes the path the message says would
+    resolve; an empty link needs its target written.
     """
     for res in ctx.resolutions(Status.DANGLING_PATH):
         ref = res.reference

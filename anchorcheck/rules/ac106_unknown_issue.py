@@ -1,3 +1,5 @@
+"""AC106 unknown-issue: an issue or PR reference the forge does not know."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,6 +19,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: the number was mistyped, or names another repo's issue; a reader following it
     finds nothing, or the wrong thing.
     Example: `# pending backend#19222` when the decision is backend#1922.
+    How to fix: correct the number, or the repo it belongs to (`backend#1922`, not
+    `backend#19222`); if the issue was deleted, cite the one that replaced it, or drop
+    the reference.
     """
     for ref, state in ctx.issues.items():
         if state is None:

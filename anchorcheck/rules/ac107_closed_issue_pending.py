@@ -1,3 +1,5 @@
+"""AC107 closed-issue-pending: a comment still waiting on an issue or PR that is closed."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,10 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     under it (a workaround, a draft, a flag), is now out of date.
     Example: "Draft pending the decision being confirmed on backend#1922", after
     backend#1922 was closed.
+    How to fix: do what the comment waited for (drop the workaround, the draft or the
+    flag it guards) and reword the comment; if the wait goes on under another issue,
+    cite that one. A comment that only records history says so without waiting words
+    ("History: backend#1922").
     """
     for ref, state in ctx.issues.items():
         if state is not None and state.closed and ref.claim == "pending":

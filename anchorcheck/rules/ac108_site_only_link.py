@@ -1,3 +1,5 @@
+"""AC108 site-only-link: a README link only the documentation site resolves, not GitHub."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +23,10 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: readers browsing the repo on GitHub follow it and land nowhere.
     Example: `[options](#build-target)` in docs/README.md of a VitePress site: GitHub's
     id for `## build.target` is `#buildtarget`.
+    How to fix: link to the source file, with its extension (`../install/README.md`,
+    not `../install/`), which GitHub follows and MkDocs, Docusaurus and VitePress
+    rewrite; for a fragment, reword the heading or give it an
+    `<a id="build-target"></a>` so GitHub and the site agree on the id.
     """
     for res in ctx.resolutions(Status.RESOLVED):
         if res.site_only is None:

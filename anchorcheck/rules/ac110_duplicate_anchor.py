@@ -1,3 +1,5 @@
+"""AC110 duplicate-anchor: a Note or cited heading defined more than once in its scope."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -34,6 +36,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     silently confused with the first.
     Example: two `# ROLLBACK ON THE DEGRADED PATH` comments in one template, and a
     chart comment citing it.
+    How to fix: rename one of the two (and the citations meant for it), or delete the
+    repeat. A copy that is not yours to edit (vendored, one version's) is left out
+    with `exclude` or `extend-exclude` in anchorcheck.toml.
     """
     scopes: dict[tuple[str, ...], list[Anchor]] = defaultdict(list)
     for anchor in ctx.index.anchors:

@@ -1,3 +1,5 @@
+"""AC120 unreferenced-anchor: a caps heading or Note that nothing cites."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,6 +20,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: an anchor nobody cites may be fine as a heading, but in a workspace where
     headings exist to be cited it often marks a citation that was lost.
     Example: `# ROLLBACK ON THE DEGRADED PATH` with no `see ROLLBACK ON ...` anywhere.
+    How to fix: cite it from the code it explains (`see HEADING in PATH`), or, if
+    nothing needs it, make it a plain comment or delete it. A heading kept on purpose
+    for readers takes `anchorcheck: ignore[AC120]`.
     """
     graph = ctx.graph()
     for node, data in nodes_of_type(graph, "anchor"):

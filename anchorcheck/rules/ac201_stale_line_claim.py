@@ -1,3 +1,5 @@
+"""AC201 stale-line-claim: a line claim whose lines no longer hold its text."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -25,6 +27,10 @@ def check(ctx: CheckContext | MergeContext, self: Rule) -> Iterator[Finding]:
     stale one checks the wrong code.
     Example: "`strategy: Recreate` at :27-28" after four lines were inserted above
     the strategy block: it is now at 31-32.
+    How to fix: update the line numbers: where the finding gives the new lines,
+    `anchorcheck fix --write` rewrites them; otherwise cite the lines that hold the
+    text now, or update the claimed text to what the lines say. In merge-order, do it
+    in the same round as the change that moves the lines.
     """
     if isinstance(ctx, MergeContext):
         for change, claim in ctx.analysis.stale_claims:

@@ -1,3 +1,5 @@
+"""AC202 missing-symbol: a symbol claim naming a definition the file no longer has."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     function that is gone teaches them nothing, or the wrong thing.
     Example: "submit_ingestion_run.py:_healthz_report() checks authz_mount" after the
     function was renamed to `_readiness_report`.
+    How to fix: cite the symbol as it is now: its new name, or the file the finding
+    says defines it (`PATH:name()`); if the code the comment described is gone,
+    rewrite the comment.
     """
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference

@@ -1,3 +1,5 @@
+"""AC203 removed-symbol-mention: a code mention of a name that history shows was removed."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +25,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     wrong thing.
     Example: "`_healthz_report()` checks authz_mount" after commit 1a2b3c4 deleted
     `def _healthz_report`.
+    How to fix: read the commit the finding names, and rewrite the comment for the
+    code that replaced the name, or drop the mention. A name that is another project's
+    (a library's function of the same name) takes `anchorcheck: ignore[AC203]`.
     """
     for found in ctx.removed:
         m, r = found.mention, found.removal

@@ -1,3 +1,5 @@
+"""AC204 restated-value-drift: a value restated across repos that drifted from its source."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +23,10 @@ def check(ctx: CheckContext | MergeContext, self: Rule) -> Iterator[Finding]:
     Example: `containerPort: 8080  # restates client-runtime:jobs_manager.py::env.INGESTION_HTTP_PORT`
     after the runtime's default became 9090. In merge-order, the change that moves the
     fact is told every place that restates it.
+    How to fix: set the literal to the fact's current value (the finding's
+    suggestion), or the fact back if it moved by mistake; make a contract's facts
+    equal; fix a marker whose address names no fact (`anchorcheck facts REPO:PATH`
+    lists them). In merge-order, update every restating place in the same round.
     """
     if isinstance(ctx, MergeContext):
         yield from _advise(ctx, self)

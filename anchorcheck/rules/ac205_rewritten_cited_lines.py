@@ -1,3 +1,5 @@
+"""AC205 rewritten-cited-lines: a text-less line claim whose lines were rewritten since."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +23,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     whether the comment still holds needs a look at that commit.
     Example: "the SIG list, sigs.yaml#L250" written in 3f2a1c0, after 8e7d6c5 rewrote
     lines 248-252.
+    How to fix: read the commit the finding names and check that the comment still
+    holds; then cite the lines it means now, best with their text
+    (`` `key: value` at PATH:N ``, which AC201 then checks), or rewrite the comment.
     """
     for claim in ctx.failed_claims(self.code):
         ref = claim.reference

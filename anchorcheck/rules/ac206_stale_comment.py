@@ -1,3 +1,5 @@
+"""AC206 stale-comment: a comment a change left naming the token it replaced."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -30,6 +32,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     open.
     Example: client#791 changes `type: Recreate` to `type: RollingUpdate` under
     "# Recreate (below) guarantees the old pod is gone before the new one starts".
+    How to fix: `anchorcheck fix --changed-only REV --write` puts the new token in
+    where the old one stands alone in the comment; elsewhere put it in by hand, or
+    rewrite the comment if it no longer holds, before the change merges.
     """
     for label, s in ctx.analysis.stale_comments:
         yield self.finding(s.repo, s.path, s.line, s.col, s.message(), s.replaced.old, s.replaced.new,

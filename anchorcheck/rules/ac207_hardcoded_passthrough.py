@@ -1,3 +1,5 @@
+"""AC207 hardcoded-passthrough: a chart literal that restates an overridable env default."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +25,10 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     still knocks on 8080 and never becomes Ready.
     Example: a chart's jobs-manager-deployment.yaml, its `port: 8080` and the
     runtime's INGESTION_HTTP_PORT.
+    How to fix: derive the literal from the passed-through value
+    (`{{ .Values.env.INGESTION_HTTP_PORT | default 8080 }}`) so the two move together;
+    where it must stay a literal, add the `restates` marker the message gives, so that
+    AC204 reports the default's drift.
     """
     for r in ctx.restated:
         if not r.passthrough:

@@ -1,3 +1,5 @@
+"""AC301 merge-after: a change whose references need another open change merged first."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,10 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     nightly check fails meanwhile); merged second, it resolves on arrival.
     Example: client-runtime#359 cites ROLLBACK ON THE DEGRADED PATH, which only
     client#791 adds: land client#791 first.
+    How to fix: land the change the message names first, then this one
+    (`anchorcheck merge-order` gives the whole order); with a merge bot, declare it
+    with a `Depends-On:` line. Or cite only what the base already has, so this change
+    stands alone.
     """
     for dep in ctx.analysis.dependencies:
         ref = dep.reference

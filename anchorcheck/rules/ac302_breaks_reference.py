@@ -1,3 +1,5 @@
+"""AC302 breaks-reference: a change that removes an anchor still cited elsewhere."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,6 +20,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     same round, or keep the heading.
     Example: client#800 renames ROLLBACK ON THE DEGRADED PATH to ROLLBACK POLICY while
     client-runtime's jobs_manager.py:13 still cites the old name.
+    How to fix: point every citation the finding lists at the new name (its
+    suggestion, for a rename), in this change or in PRs that land with it; or keep the
+    heading.
     """
     for brk in ctx.analysis.breaks:
         anchor = brk.anchor

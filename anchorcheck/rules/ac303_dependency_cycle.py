@@ -1,3 +1,5 @@
+"""AC303 dependency-cycle: open changes that need each other, in a cycle."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,6 +20,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     one heading) so that one change stands alone.
     Example: backend#10 cites a heading that client#20 adds, and client#20 cites a
     heading that backend#10 adds.
+    How to fix: break the cycle: move one citation or one heading so that one change
+    no longer needs the other (or put both in one change where they share a repo);
+    where a `Depends-On:` line closes the cycle, remove it.
     """
     deps = ctx.analysis.dependencies
     for cycle in ctx.analysis.cycles:

@@ -1,3 +1,5 @@
+"""AC304 merge-conflict: open changes that conflict textually, with each other or their base."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,6 +19,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     Why: whichever lands second must be rebased; knowing it before review saves a
     round trip, and the files named say where.
     Example: client#787 and client#791 both edit the version line of Chart.yaml.
+    How to fix: agree which lands first, and rebase the other onto the base once it
+    has, resolving the files the finding names. A conflict with the base: rebase onto
+    its tip (or merge it in) now.
     """
     repos = {c.label: c.repo for c in ctx.analysis.changes}
     for conflict in ctx.analysis.conflicts:

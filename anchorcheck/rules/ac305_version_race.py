@@ -1,3 +1,5 @@
+"""AC305 version-race: version bumps that collide, or have fallen behind their base."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     CI; the finding says which version to re-cut to.
     Example: develop is at 1.9.59 and client#787 takes 1.9.60, so a change bumping
     1.9.58 -> 1.9.59 must be re-cut to 1.9.61.
+    How to fix: re-cut the bump to the version the finding suggests (the next past the
+    base and every other open bump, bumping the same part), in the file named; rebase
+    first if the base moved.
     """
     for race in ctx.analysis.races:
         b = race.bump

@@ -1,3 +1,5 @@
+"""AC306 version-guard: a change to a chart's content with no version bump."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,6 +26,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     moved under an old version is a release nobody can tell apart.
     Example: client#791 edits templates/jobs-manager-deployment.yaml and leaves
     Chart.yaml at 1.9.58: bump it to 1.9.59.
+    How to fix: bump the version in the file named to the one the finding suggests
+    (past the base and the other open bumps, so no AC305 race starts). Folders whose
+    edits need no release are left out with `[settings] version-guard-skip`.
     """
     for u in ctx.analysis.unbumped:
         shown = ", ".join(u.touched[:3]) + (f" and {len(u.touched) - 3} more" if len(u.touched) > 3 else "")

@@ -1,3 +1,5 @@
+"""AC307 undeclared-dependency: a needed change the PR's Depends-On lines leave out."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,8 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     undeclared dependency lets the change land first, with a reference that dangles.
     Example: client-runtime#359 declares `Depends-On: backend#12` and cites a heading
     that only client#791 adds: add `Depends-On: https://github.com/acme/client/pull/791`.
+    How to fix: add the `Depends-On:` line the finding gives to the PR's description;
+    or, if this change should not wait, cite only what the base already has.
     """
     urls = {c.label: c.spec.url for c in ctx.analysis.changes}
     seen: set[tuple[str, str]] = set()

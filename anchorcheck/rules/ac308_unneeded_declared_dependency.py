@@ -1,3 +1,5 @@
+"""AC308 unneeded-declared-dependency: a Depends-On line no reference of the change needs."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +21,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     words; either way the two lists disagree.
     Example: backend#12 says `Depends-On: client#787`, and cites nothing client#787
     adds.
+    How to fix: remove the `Depends-On:` line from the description; if the order is
+    real but of another kind (a deploy order, a schema), keep it and say why in the
+    description's words.
     """
     repo_of = {c.label: c.repo for c in ctx.analysis.changes}
     for first, after, written in ctx.analysis.unneeded:

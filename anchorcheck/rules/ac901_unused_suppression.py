@@ -1,3 +1,5 @@
+"""AC901 unused-suppression: an inline suppression marker with nothing left to suppress."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -16,6 +18,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     Why: the problem it silenced was fixed, or the marker drifted away from it; a
     stale marker would silently swallow the next real finding there.
     Example: `# anchorcheck: ignore[AC101]` above a reference that now resolves.
+    How to fix: delete the marker; if it drifted from the finding it was for, move it
+    back into that finding's comment block, or onto the line just above it.
     """
     for s in ctx.unused_suppressions:
         yield self.finding(s.repo, s.path, s.line, s.col, f"{s.text!r} suppresses nothing", s.text)
