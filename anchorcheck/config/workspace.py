@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import tomllib
@@ -415,6 +414,8 @@ def _tables(
         if not isinstance(table, dict):
             raise ConfigError(f"{where}: must be a table")
         for unknown in sorted(set(table) - known):
+            import difflib  # (here: ~3 ms of every start otherwise)
+
             close = difflib.get_close_matches(unknown, sorted(known), n=1, cutoff=0.6)
             if close and close[0] not in table:
                 # `paht = "chart"`: a typo of a key the table lacks, which a "missing
