@@ -29,7 +29,8 @@ from pathlib import Path
 
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.scanners import scan
-from anchorcheck.git.repo import GitRepo, Hunk
+from anchorcheck.git.output import Hunk
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.pr.stale import _CONFIG, _CONFIG_TOKEN, _TOKEN, file_change, stale_in_file
 
 

@@ -10,65 +10,32 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import shutil
 import subprocess
 import tempfile
-import threading
-from collections.abc import Collection, Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, NamedTuple, TypeAlias
+from typing import TypeAlias
 
-from anchorcheck.errors import AnchorcheckError, GitError
+from anchorcheck.errors import GitError
 from anchorcheck.git.blobtext import decode_blob
+from anchorcheck.git.output import (
+    PATH_ERRORS,
+    BlameLine,
+    Hunk,
+    TreeEntry,
+    blame_records,
+    config_value,
+    grep_records,
+    listed_paths,
+    parse_hunks,
+    parse_tree,
+)
+from anchorcheck.git.process import Background, BlobReader, git_command, git_env
 from anchorcheck.git.refs import common_dir, read_ref
-
-# git prints paths as the bytes they are. One that is not UTF-8 is read with its odd
-# bytes as `\xe9` escapes: unique, printable in every output format and storable in
-# the cache, where a strict decode stopped the whole run and surrogates could not be
-# printed or stored.
-PATH_ERRORS = "backslashreplace"
-
-_MODE_SYMLINK = "120000"
-_MODE_SUBMODULE = "160000"
-
 
 # More paths than this are read out of the whole tree's listing (list_paths): a
 # command line has a length limit (32k characters on Windows).
 _PATHS_ASKED_MAX = 200
-
-
-class TreeEntry(NamedTuple):
-    """One file of a tree listing. A named tuple, immutable as a frozen dataclass is,
-    because every file of every tree is one (the bench workspace: 35k; a frozen
-    dataclass sets each field through object.__setattr__: GHC's listing read in 93-109
-    ms, 64-66 ms so)."""
-
-    path: str
-    mode: str
-    kind: str  # "blob" or "commit" (a submodule)
-    oid: str
-    size: int  # -1 for submodules
-
-    @property
-    def is_symlink(self) -> bool:
-        return self.mode == _MODE_SYMLINK
-
-    @property
-    def is_submodule(self) -> bool:
-        return self.mode == _MODE_SUBMODULE or self.kind == "commit"
-
-
-class BlameLine(NamedTuple):
-    """One line of `git blame --porcelain`: the commit it is given to, its line number
-    in that commit's file, and (from `--reverse`: the commit after, which changed it)
-    `changed_by`."""
-
-    commit: str
-    line: int
-    time: int  # the commit's committer time (seconds)
-    summary: str
-    boundary: bool = False
-    changed_by: str | None = None
 
 
 def check_ref(ref: str) -> str:
@@ -89,33 +56,6 @@ def abandon_resolve(started: StartedResolve) -> None:
         started.cancel()
 
 
-# The settings of a user's git config that change what the commands here print, each
-# pinned to git's default: a check reads that output, and a laptop, a CI runner and a
-# colleague's machine must report the same findings for the same commits. Seen in real
-# dotfiles, and each measured to change a finding without its pin
-# (tests/git/test_user_config.py):
-# - colour forced on (`color.ui=always`): escape codes in grep's paths and lines;
-# - grep's line numbers and columns: an extra field in what is split at `:` or NUL, and
-#   a number before each line that a definition pattern anchors at its start;
-# - another diff algorithm, hunks merged across unchanged lines, hunks slid without the
-#   indent heuristic: a PR's line shifts, and `git blame` (which reads
-#   diff.algorithm from git 2.53 on) naming other commits;
-# - a file order: which file a removal is named in (AC203);
-# - subjects re-encoded: commit subjects in messages;
-# - paths quoted: git quotes a name outside ASCII by default, in log and grep output
-#   parsed by `:` and ` b/`: pinned unquoted, so such files are read by every user, not
-#   only by those who set core.quotePath=false (a removal from `café.py` went unseen);
-# - merges' rename settings: which files conflict (AC304).
-# (blame.ignoreRevsFile is answered on blame's own command line: _BLAME.)
-_PINNED: tuple[str, ...] = tuple(arg for setting in (
-    "color.ui=never", "color.grep=never", "color.diff=never",
-    "grep.lineNumber=false", "grep.column=false", "grep.fullName=false",
-    "diff.algorithm=myers", "diff.interHunkContext=0", "diff.indentHeuristic=true",
-    f"diff.orderFile={os.devnull}", "i18n.logOutputEncoding=UTF-8", "core.quotePath=false",
-    "merge.renames=true", "merge.directoryRenames=conflict",
-) for arg in ("-c", setting))
-
-
 # `git blame`'s options: its output for a program, and no revisions ignored. GitHub's
 # docs have users set blame.ignoreRevsFile to `.git-blame-ignore-revs` globally; git
 # reads that path from the directory it runs in, and where no such file is there it
@@ -123,23 +63,6 @@ _PINNED: tuple[str, ...] = tuple(arg for setting in (
 # any line history (AC201, AC205); where one is, the lines its commits touched were
 # given to others. The option empties the list before any file of it is read.
 _BLAME = ("--porcelain", "--no-ignore-revs-file")
-
-
-def git_command(git_dir: str, *args: str) -> list[str]:
-    """The command line of `git ARGS` in the repository at `git_dir`, its output's shape
-    pinned against the user's config (_PINNED)."""
-    return ["git", *_PINNED, f"--git-dir={git_dir}", *args]
-
-
-# Environment variables that change what git prints whatever its command line says:
-# GIT_DIFF_OPTS sets every diff's context lines over `-U0` (`--unified=3` moved the
-# hunks a PR's stale comments (AC206) are placed by, and the finding went).
-_ENV_DROPPED = ("GIT_DIFF_OPTS",)
-
-
-def git_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment git runs in: `env` (or this process's), less _ENV_DROPPED."""
-    return {k: v for k, v in (os.environ if env is None else env).items() if k not in _ENV_DROPPED}
 
 
 def work_tree_top(cwd: Path) -> Path | None:
@@ -203,10 +126,6 @@ def printed_as_is(path: str) -> bool:
 
 def _left_out(git_dir: str, commit: str) -> list[str]:
     return [f":(exclude,literal){p}" for p in sorted(_OVERSIZED.get((git_dir, commit), ()))]
-
-
-class ToolError(AnchorcheckError):
-    """A program other than git that is missing or failed: one line, exit 2."""
 
 
 # Strings one `git grep -F` is given at most (grep_fixed).
@@ -337,7 +256,7 @@ class GitRepo:
             text = (common_dir(Path(self.git_dir)) / "config").read_text(encoding="utf-8", errors="replace")
         except OSError:
             return None
-        return _config_value(text, f'remote "{remote}"', "url")
+        return config_value(text, f'remote "{remote}"', "url")
 
     def _has_head(self) -> bool:
         try:
@@ -358,7 +277,7 @@ class GitRepo:
         out = started.output() if started is not None else None
         if out is None:  # not started, or it failed: again, for git's own error message
             out = self._git_bytes("ls-tree", "-r", "-l", "-z", "--full-tree", commit)
-        return _parse_tree(out.decode(errors=PATH_ERRORS))
+        return parse_tree(out.decode(errors=PATH_ERRORS))
 
     def list_paths(self, commit: str, paths: Collection[str]) -> list[TreeEntry]:
         """The entries of these file paths in the tree (none for a path absent there):
@@ -372,7 +291,7 @@ class GitRepo:
             return [e for e in self.list_tree(commit) if e.path in wanted]
         out = self._git_bytes("--literal-pathspecs", "ls-tree", "-r", "-l", "-z", "--full-tree", commit,
                               "--", *sorted(wanted))
-        return [e for e in _parse_tree(out.decode(errors=PATH_ERRORS)) if e.path in wanted]
+        return [e for e in parse_tree(out.decode(errors=PATH_ERRORS)) if e.path in wanted]
 
     def start_list_tree(self, commit: str) -> Background:
         """list_tree's listing, started in the background (a crawl lists every repo's
@@ -476,7 +395,7 @@ class GitRepo:
                         *((":/", *skip) if skip else ())),
             capture_output=True, check=False, env=git_env(),
         )
-        return _listed_paths(done.stdout, commit)
+        return listed_paths(done.stdout, commit)
 
     def grep_fixed(self, strings: Sequence[str], commit: str, paths: Sequence[str]) -> set[str]:
         """Paths at `commit` (among the pathspecs `paths`) holding one of `strings`, as
@@ -497,7 +416,7 @@ class GitRepo:
                 for other in searches:
                     other.cancel()
                 raise GitError(f"git grep failed in {self.git_dir}")
-            found |= _listed_paths(out, commit)
+            found |= listed_paths(out, commit)
         return found
 
     def start_commit_list(self, commit: str, depth: int) -> Background:
@@ -609,7 +528,7 @@ class GitRepo:
                             *ranges, rev, "--", path)
         except GitError:
             return {}  # the path is not there, a line is past its end: nothing to follow
-        return {final: line for line, final in _blame_records(out)}
+        return {final: line for line, final in blame_records(out)}
 
     def lines_since(self, old: str, new: str, path: str, first: int, last: int) -> list[BlameLine]:
         """Lines `first`..`last` of `path` at `old`, followed forward to `new` along its
@@ -623,7 +542,7 @@ class GitRepo:
                             f"{old}..{new}", "--", path)
         except GitError:
             return []
-        return [line for line, _ in _blame_records(out)]
+        return [line for line, _ in blame_records(out)]
 
     def first_holding(self, seen: str, now: str, path: str, last: int, limit: int = 100) -> str | None:
         """`seen` if its `path` has line `last`; else the first commit after it on `now`'s
@@ -697,126 +616,6 @@ class GitRepo:
             reader.close()
 
 
-class Background:
-    """A git command running while this process does other work. Its output goes to
-    an unnamed temporary file, not a pipe: no thread has to drain it, and git never
-    waits for us to read.
-
-    At most `process_limit()` of them run at once (`[settings] git-processes`): the
-    rest wait in a queue and start as others finish, or when their own output is
-    asked for. 200 repos once meant ~195 gits and 400 descriptors at once, past
-    macOS's default of 256."""
-
-    def __init__(self, args: list[str], ok: Container[int] = (0,), stdin: bytes | None = None) -> None:
-        """`stdin`: what git reads, from a file too (it may be large, and nothing here
-        writes to git while it runs)."""
-        self._ok = ok  # exit codes of success
-        self._args, self._stdin = args, stdin
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._out: IO[bytes] | None = None
-        self._done = False
-        with _POOL_LOCK:
-            if len(_RUNNING) < _LIMIT[0]:
-                self._start()
-            else:
-                _WAITING.append(self)
-
-    def _start(self) -> None:
-        """Run it (the pool's lock held, or its own output asked for)."""
-        self._out = tempfile.TemporaryFile()  # noqa: SIM115 - lives until output() or cancel()
-        try:
-            if self._stdin is None:
-                self._proc = subprocess.Popen(self._args, stdin=subprocess.DEVNULL, stdout=self._out,
-                                              stderr=subprocess.DEVNULL, env=git_env())
-            else:
-                with tempfile.TemporaryFile() as given:  # git has its own copy once started
-                    given.write(self._stdin)
-                    given.seek(0)
-                    self._proc = subprocess.Popen(self._args, stdin=given, stdout=self._out,
-                                                  stderr=subprocess.DEVNULL, env=git_env())
-        except OSError as exc:
-            self._out.close()
-            self._done = True
-            raise GitError(f"cannot run git: {exc}") from exc
-        self._stdin = None
-        _RUNNING.add(self)
-
-    def _wait(self) -> int:
-        with _POOL_LOCK:
-            if self._proc is None:
-                if self in _WAITING:
-                    _WAITING.remove(self)
-                self._start()
-        assert self._proc is not None
-        code = self._proc.wait()
-        self._finished()
-        return code
-
-    def _finished(self) -> None:
-        """Give its place to the next waiting command."""
-        with _POOL_LOCK:
-            _RUNNING.discard(self)
-            while _WAITING and len(_RUNNING) < _LIMIT[0]:
-                nxt = _WAITING.pop(0)
-                try:
-                    nxt._start()
-                except GitError:
-                    continue  # it says so when its output is asked for
-
-    def output(self) -> bytes | None:
-        """Everything it printed, once it has finished; None if it failed."""
-        if self._done and self._proc is None:
-            return None
-        code = self._wait()
-        assert self._out is not None
-        try:
-            self._out.seek(0)
-            return self._out.read() if code in self._ok else None
-        finally:
-            self._out.close()
-            self._done = True
-
-    def kill(self) -> None:
-        """Stop it (its output() then comes soon, as None), without closing anything: a
-        thread may be waiting in output()."""
-        with _POOL_LOCK:
-            if self._proc is None:
-                if self in _WAITING:
-                    _WAITING.remove(self)
-                self._done = True
-                self._ok = ()
-                return
-        if self._proc.poll() is None:
-            self._proc.kill()
-
-    def cancel(self) -> None:
-        self.kill()
-        if self._proc is not None:
-            self._proc.wait()
-            self._finished()
-        if self._out is not None:
-            self._out.close()
-        self._done = True
-
-
-# The pool of Background gits: those running, those waiting for a place, and the
-# number of places (git_processes; each running git holds two or three descriptors).
-_POOL_LOCK = threading.Lock()
-_RUNNING: set[Background] = set()
-_WAITING: list[Background] = []
-_LIMIT = [16]
-
-
-def set_process_limit(n: int) -> None:
-    """At most `n` background gits at once (at least 1)."""
-    with _POOL_LOCK:
-        _LIMIT[0] = max(1, n)
-
-
-def process_limit() -> int:
-    return _LIMIT[0]
-
-
 class WordSearch:
     """GitRepo.start_grep_words's search, running in the background: `result()` waits
     for it."""
@@ -848,7 +647,7 @@ class WordSearch:
                                        self._commit, self._paths) or ""
             else:
                 text = found.decode(errors=PATH_ERRORS)
-            out.extend(_grep_records(text, self._commit))
+            out.extend(grep_records(text, self._commit))
         return out
 
     def cancel(self) -> None:
@@ -901,303 +700,3 @@ class NameSearch:
             search.cancel()
 
 
-class BlobReader:
-    """One long-lived `git cat-file --batch` for reading blobs in batches, where a
-    process reads many batches of one repo (an extraction worker keeps one per git
-    directory for its whole life). Ids are written a chunk at a time and its answers
-    read before the next chunk is written, so neither pipe can fill while the other
-    waits: no feeder thread is needed."""
-
-    # Ids written at once: 256 of 41 bytes fit any pipe's buffer (16 KB on macOS), so
-    # writing never waits for git, which may itself wait for us to read.
-    _CHUNK = 256
-
-    def __init__(self, git_dir: str) -> None:
-        self.git_dir = git_dir
-        self._proc = self._start()
-
-    def _start(self) -> subprocess.Popen[bytes]:
-        try:
-            return subprocess.Popen(
-                git_command(self.git_dir, "cat-file", "--batch"),
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=git_env(),
-            )
-        except OSError as exc:
-            raise GitError(f"cannot run git: {exc}") from exc
-
-    def _restart(self) -> None:
-        self.close()
-        self._proc = self._start()
-
-    def stream(self, oids: Sequence[str]) -> Iterator[bytes | None]:
-        """Each blob's bytes, in order, as git hands them over; None for one git cannot
-        read (missing from a partial clone). Read them all: the ids of a chunk are
-        written before its first blob is read, so git inflates the next blobs while
-        the caller scans this one (up to a pipe's worth ahead)."""
-        pending = list(oids)
-        pos = 0
-        retried = -1
-        silent = 0  # gits in a row that died before answering anything
-        while pos < len(pending):
-            chunk = pending[pos:pos + self._CHUNK]
-            stdin, stdout = self._proc.stdin, self._proc.stdout
-            assert stdin is not None and stdout is not None
-            try:
-                stdin.write("".join(f"{oid}\n" for oid in chunk).encode())
-                stdin.flush()
-            except (BrokenPipeError, OSError):
-                if retried == pos:
-                    raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
-                retried = pos
-                self._restart()
-                continue
-            for _ in chunk:
-                try:
-                    data = _read_object(stdout, self.git_dir)
-                except _Broken as broken:
-                    # A corrupt object: git sent less than its header said, then died.
-                    # It is unreadable (never scanned, never cached); the blobs after it
-                    # are asked of a new git. One that git dies on before answering is
-                    # asked once more, then given up on too; a git that answers nothing
-                    # at all, three times, cannot read this repo.
-                    silent = 0 if broken.answered else silent + 1
-                    if silent >= 3:
-                        raise GitError(f"{self.git_dir}: git cat-file stopped early") from None
-                    self._restart()
-                    if broken.answered or retried == pos:
-                        yield None
-                        pos += 1
-                    else:
-                        retried = pos
-                    break
-                yield data
-                pos += 1
-
-    def close(self) -> None:
-        for pipe in (self._proc.stdin, self._proc.stdout):
-            if pipe is not None:
-                with contextlib.suppress(OSError):
-                    pipe.close()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-
-
-_CONFIG_SECTION = re.compile(r'\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"((?:[^"\\]|\\.)*)")?\s*\]')
-_CONFIG_ENTRY = re.compile(r"\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*?)\s*$")
-
-
-def _config_value(text: str, section: str, key: str) -> str | None:
-    """The last value of `key` in `section` (`remote "origin"`) of a git config text:
-    section names and keys compare case-insensitively, subsections exactly; a quoted
-    value is unquoted, and `#`/`;` start a comment outside quotes."""
-    name, _, sub = section.partition(" ")
-    sub = sub.strip('"')
-    here = False
-    found: str | None = None
-    for line in text.splitlines():
-        head = _CONFIG_SECTION.match(line)
-        if head is not None:
-            here = head.group(1).lower() == name.lower() and (head.group(2) or "") == sub
-            line = line[head.end():]
-        if not here:
-            continue
-        entry = _CONFIG_ENTRY.match(line)
-        if entry is not None and entry.group(1).lower() == key.lower():
-            found = _config_unquote(entry.group(2))
-    return found or None
-
-
-def _config_unquote(raw: str) -> str:
-    out = []
-    quoted = False
-    i = 0
-    while i < len(raw):
-        ch = raw[i]
-        if ch == '"':
-            quoted = not quoted
-        elif ch == "\\" and i + 1 < len(raw):
-            i += 1
-            out.append({"n": "\n", "t": "\t"}.get(raw[i], raw[i]))
-        elif ch in "#;" and not quoted:
-            break
-        else:
-            out.append(ch)
-        i += 1
-    return "".join(out).strip()
-
-
-class _Broken(Exception):
-    """git cat-file ended in the middle of an answer (`answered`) or before one."""
-
-    def __init__(self, answered: bool) -> None:
-        super().__init__()
-        self.answered = answered
-
-
-def _read_object(stdout: IO[bytes], where: str) -> bytes | None:
-    """One answer of `git cat-file --batch`: the object's bytes, or None when git
-    cannot read it (missing from a partial clone). An answer shorter than its header
-    says, or not ended by its newline, is a corrupt object (_Broken), never data."""
-    header = stdout.readline()
-    if not header.endswith(b"\n"):
-        raise _Broken(answered=False)
-    parts = header.split()
-    if len(parts) < 3 or parts[1] == b"missing":
-        return None
-    try:
-        size = int(parts[2])
-    except ValueError:
-        raise _Broken(answered=True) from None
-    data = stdout.read(size)
-    if len(data) != size or stdout.read(1) != b"\n":
-        raise _Broken(answered=True)
-    return data
-
-
-_BLAME_HEAD = re.compile(r"([0-9a-f]{40,64}) (\d+) (\d+)(?: \d+)?$")
-
-
-class Hunk(NamedTuple):
-    """One hunk of a unified diff with no context: `old` lines from `old_start` were
-    replaced by `new` lines from `new_start` (a start is the line before, when empty)."""
-
-    old_start: int
-    old: tuple[str, ...]
-    new_start: int
-    new: tuple[str, ...]
-
-
-_HUNK_HEADER = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-
-
-def parse_hunks(text: str) -> dict[str, list[Hunk]]:
-    """`git diff -U0` output, by the path each hunk is in (its name after the change)."""
-    out: dict[str, list[Hunk]] = {}
-    path: str | None = None
-    old: list[str] = []
-    new: list[str] = []
-    header: tuple[int, int] | None = None
-
-    def close() -> None:
-        if path is not None and header is not None:
-            out.setdefault(path, []).append(Hunk(header[0], tuple(old), header[1], tuple(new)))
-
-    for line in text.split("\n"):
-        if line.startswith("diff --git "):
-            close()
-            path, header = None, None
-        elif line.startswith("+++ ") and header is None:
-            name = line[4:]
-            path = _c_unquote(name)[2:] if name.startswith(("b/", '"b/')) else None
-        elif line.startswith("@@ "):
-            close()
-            m = _HUNK_HEADER.match(line)
-            header = (int(m.group(1)), int(m.group(3))) if m else None
-            old, new = [], []
-        elif header is not None and line.startswith("-"):
-            old.append(line[1:])
-        elif header is not None and line.startswith("+"):
-            new.append(line[1:])
-    close()
-    return out
-
-
-def _c_unquote(name: str) -> str:
-    """A path as git prints it: C-quoted when it holds a quote, a backslash or a
-    control character (octal escapes are UTF-8 bytes)."""
-    if not name.startswith('"'):
-        return name
-    raw = bytearray()
-    body, i = name[1:-1] if name.endswith('"') else name[1:], 0
-    simple = {"n": 10, "t": 9, '"': 34, "\\": 92, "a": 7, "b": 8, "f": 12, "r": 13, "v": 11}
-    while i < len(body):
-        c = body[i]
-        if c == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            if nxt in simple:
-                raw.append(simple[nxt])
-                i += 2
-                continue
-            if body[i + 1:i + 4].isdigit():
-                raw.append(int(body[i + 1:i + 4], 8) & 0xFF)
-                i += 4
-                continue
-        raw.extend(c.encode())
-        i += 1
-    return raw.decode("utf-8", errors=PATH_ERRORS)
-
-
-def _blame_records(text: str) -> Iterator[tuple[BlameLine, int]]:
-    """`git blame --porcelain` output as (line, its number in the blamed file). A
-    commit's details are given at its first line only, and are kept for the rest."""
-    seen: dict[str, dict[str, str]] = {}
-    current: dict[str, str] | None = None
-    sha = ""
-    orig = final = 0
-    for raw in text.split("\n"):
-        if raw.startswith("\t"):  # the line's text: the record is complete
-            if current is not None:
-                yield BlameLine(sha, orig, int(current.get("committer-time", "0") or 0),
-                                current.get("summary", ""), "boundary" in current,
-                                current.get("previous", "").split(" ")[0] or None), final
-            current = None
-            continue
-        head = _BLAME_HEAD.match(raw)
-        if head is not None and current is None:
-            sha, orig, final = head.group(1), int(head.group(2)), int(head.group(3))
-            current = seen.setdefault(sha, {})
-        elif current is not None:
-            key, _, value = raw.partition(" ")
-            current[key] = value
-
-
-def _listed_paths(out: bytes, commit: str) -> set[str]:
-    """The paths `git grep -l -z` at a commit lists (each after `COMMIT:`)."""
-    prefix = commit + ":"
-    return {p[len(prefix):] if p.startswith(prefix) else p
-            for p in out.decode(errors=PATH_ERRORS).split("\0") if p}
-
-
-def _grep_records(text: str, commit: str) -> list[tuple[str, int, str]]:
-    """`git grep -n` output at a commit, as (path, line, text)."""
-    out = []
-    prefix = commit + ":"
-    # Split at newlines only: splitlines() also splits at a form feed or \x1c in a line.
-    for line in text.split("\n"):
-        if not line.startswith(prefix):
-            continue
-        path, _, rest = line[len(prefix):].partition(":")
-        number, _, body = rest.partition(":")
-        if number.isdigit():
-            out.append((path, int(number), body))
-    return out
-
-
-def _parse_tree(out: str) -> list[TreeEntry]:
-    entries = []
-    for record in out.split("\0"):
-        if not record:
-            continue
-        meta, _, path = record.partition("\t")
-        mode, kind, oid, size = meta.split(None, 3)
-        entries.append(TreeEntry(path, mode, kind, oid, int(size) if size.isdigit() else -1))
-    return entries
-
-
-def run_tool(args: list[str], stdin: bytes, missing: str) -> bytes:
-    """Another program (Graphviz's `dot`), run as git is: an argument list, never a
-    shell, here in the one wing that starts processes. `missing`: the error when it is
-    not installed; one that fails says its first line of stderr."""
-    if shutil.which(args[0]) is None:
-        raise ToolError(missing)
-    try:
-        done = subprocess.run(args, input=stdin, capture_output=True, check=False, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise ToolError(f"{args[0]} failed: {exc}") from None
-    if done.returncode != 0:
-        first = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
-        raise ToolError(f"{args[0]} failed (exit {done.returncode}): {first}")
-    return done.stdout

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from anchorcheck.extract.blob import BlobIndex, ExtractOptions, extract
 from anchorcheck.git.blobtext import decode_blob
-from anchorcheck.git.repo import BlobReader
+from anchorcheck.git.process import BlobReader
 from anchorcheck.index.cache import encode_value
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import ConfigError
-from anchorcheck.git.repo import GitRepo, TreeEntry, check_ref
+from anchorcheck.git.output import TreeEntry
+from anchorcheck.git.repo import GitRepo, check_ref
 from anchorcheck.patterns import compiled_on_use
 
 _LABEL = compiled_on_use(r"(?P<repo>[A-Za-z0-9_][A-Za-z0-9_.-]*)(?:#(?P<id>[A-Za-z0-9_.-]+))?")

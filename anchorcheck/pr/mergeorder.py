@@ -20,7 +20,8 @@ from typing import Any
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
-from anchorcheck.git.repo import GitRepo, TreeEntry
+from anchorcheck.git.output import TreeEntry
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import crawl_many, index_entries, paused_gc
 from anchorcheck.index.lazy import of_kind

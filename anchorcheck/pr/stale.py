@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
-from anchorcheck.git.repo import GitRepo, Hunk
+from anchorcheck.git.output import Hunk
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.comment import Comment
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use

@@ -236,7 +236,7 @@ def to_dot(g: nx.MultiDiGraph) -> str:
 def through_dot(dot: str, fmt: str) -> bytes:
     """The DOT text drawn by Graphviz's `dot` as SVG or PNG; a clear error when `dot`
     is not installed or fails."""
-    from anchorcheck.git.repo import run_tool
+    from anchorcheck.git.process import run_tool
 
     return run_tool(["dot", f"-T{fmt}"], dot.encode("utf-8"),
                     missing="--format svg and png need Graphviz's `dot` on PATH (Debian: apt-get install "

@@ -30,7 +30,9 @@ from anchorcheck.config.workspace import Workspace
 from anchorcheck.extract.languages import READ_PATHSPECS, in_tests, language_of
 from anchorcheck.extract.locations import copied_path
 from anchorcheck.extract.scanners import scan
-from anchorcheck.git.repo import PATH_ERRORS, Background, GitRepo, NameSearch
+from anchorcheck.git.output import PATH_ERRORS
+from anchorcheck.git.process import Background
+from anchorcheck.git.repo import GitRepo, NameSearch
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
 from anchorcheck.patterns import compiled_on_use

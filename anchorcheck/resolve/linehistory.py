@@ -32,7 +32,8 @@ from typing import Any
 
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import GitError
-from anchorcheck.git.repo import BlameLine, GitRepo
+from anchorcheck.git.output import BlameLine
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex

@@ -23,7 +23,8 @@ from anchorcheck.extract.locations import copied_path, generated_text
 from anchorcheck.extract.modules import defines_module, is_module
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.blobtext import decode_blob
-from anchorcheck.git.repo import BlobReader, GitRepo
+from anchorcheck.git.process import BlobReader
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import LazyPaths, of_kind
 from anchorcheck.index.plan import is_history
 from anchorcheck.model.anchor import (

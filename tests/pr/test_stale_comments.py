@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from anchorcheck.config.workspace import load_workspace
-from anchorcheck.git.repo import parse_hunks
+from anchorcheck.git.output import parse_hunks
 from anchorcheck.pr.change import ChangeSpec
 from anchorcheck.pr.mergeorder import analyse
 from anchorcheck.pr.stale import file_change, stale_in_file

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from anchorcheck.config.workspace import Settings
 from anchorcheck.extract.languages import READ_PATHSPECS
-from anchorcheck.git.repo import Background, GitError, GitRepo, NameSearch
+from anchorcheck.git.process import Background
+from anchorcheck.git.repo import GitError, GitRepo, NameSearch
 from anchorcheck.git.repobuilder import commit, init_repo
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.plan import extract_options
