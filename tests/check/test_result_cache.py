@@ -72,7 +72,10 @@ def test_selection_and_settings_are_part_of_the_question(tmp_path: Path) -> None
     config = _workspace(ws)
     _, everything = _check(ws, cache)
     _, only = _check(ws, cache, "--select", "AC101")  # (RULES still enables AC120 and AC901)
-    assert {f["code"] for f in only["findings"]} == {"AC101", "AC120", "AC901"}  # type: ignore[index]
+    # (No AC901 now: the one unused marker names AC102, which this selection did not run,
+    # so whether it suppresses anything is not known; a full run still reports it.)
+    assert {f["code"] for f in only["findings"]} == {"AC101", "AC120"}  # type: ignore[index]
+    assert "AC901" in {f["code"] for f in everything["findings"]}  # type: ignore[index]
     assert len(only["findings"]) < len(everything["findings"])  # type: ignore[arg-type]
     config.write_text(config.read_text(encoding="utf-8").replace(
         "[[repo]]", "[settings]\nhistory-depth = 0\n\n[[repo]]", 1), encoding="utf-8")
