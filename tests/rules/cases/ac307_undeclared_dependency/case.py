@@ -5,29 +5,16 @@ only from a forge (`--open-prs`): each repo's origin is itself, holding refs/pul
 
 from __future__ import annotations
 
-from tests.conftest import WorkspaceBuilder, git
+from tests.conftest import WorkspaceBuilder
 from tests.forge.server import Forge
+from tests.rules.cases.forge_prs import PORT, ROLLBACK, chart_and_runtime, open_pr
 
-ROLLBACK = "# ROLLBACK ON THE DEGRADED PATH\n# Recreate.\nkind: Deployment\n"
-PORT = "# WHY PORT EIGHTY EIGHTY\n# The probe expects it.\nport: 8080\n"
 CITES = ("# see ROLLBACK ON THE DEGRADED PATH in chart:deploy.yaml\n"
          "# see WHY PORT EIGHTY EIGHTY in chart:values.yaml\n")
 
 
-def open_pr(ws: WorkspaceBuilder, forge: Forge, repo: str, number: int, files: dict[str, str],
-            body: str = "") -> None:
-    sha = ws.pr(repo, f"pr/{number}", files)
-    git(ws.repos[repo], "update-ref", f"refs/pull/{number}/head", sha)
-    forge.repo(f"acme/{repo}").add_pull(number, title=f"PR {number}", body=body, head_sha=sha,
-                                        head_ref=f"pr/{number}", base_ref="main")
-
-
 def build(ws: WorkspaceBuilder, forge: Forge) -> list[str]:
-    ws.repo("chart", {"deploy.yaml": "kind: Deployment\n", "values.yaml": "port: 8080\n"})
-    ws.repo("runtime", {"jobs.py": "PORT = 8080\n"})
-    for path in ws.repos.values():
-        git(path, "remote", "add", "origin", str(path))
-    ws.with_urls("acme", "chart", "runtime")
+    chart_and_runtime(ws)
     open_pr(ws, forge, "chart", 1, {"deploy.yaml": ROLLBACK})
     open_pr(ws, forge, "chart", 3, {"values.yaml": PORT})
     open_pr(ws, forge, "runtime", 2, {"jobs.py": CITES + "PORT = 8080\n"},
