@@ -580,18 +580,27 @@ def _versions(world: Scenarios, result: Analysis, names: tuple[str, ...]) -> Non
             line = version_line(new_text or "", new)
             result.bumps.append(VersionBump(change.label, change.repo, path, old or "", new,
                                             _version_at(git, change.base_commit, path), line))
+    # Of the changes that claim one new version, the first to land in the order keeps
+    # it; each later one re-cuts, each to a version of its own (told the same one, two
+    # of them raced again).
+    landing = {label: i for i, label in enumerate(result.order)}
     for bump_ in result.bumps:
         same_file = [b for b in result.bumps if (b.repo, b.path) == (bump_.repo, bump_.path)]
         others = tuple(b.change for b in same_file if b.change != bump_.change and b.new == bump_.new)
         behind = bump_.base_now is not None and version_key(bump_.base_now) >= version_key(bump_.new)
-        if not others and not behind:
-            continue
+        mine = landing.get(bump_.change, len(landing))
+        before = [o for o in others if landing.get(o, len(landing)) < mine]
+        if not behind and not before:
+            continue  # no race, or this change lands first of those claiming the version
         taken = [b.new for b in same_file if b.change != bump_.change]
         if bump_.base_now is not None:
             taken.append(bump_.base_now)
         highest = max(taken, key=version_key)
         part = bumped_part(bump_.old, bump_.new) if bump_.old else len(bump_.new.split(".")) - 1
-        result.races.append(VersionRace(bump_, others, behind, bump(highest, part)))
+        suggested = bump(highest, part)
+        for _ in range(max(0, len(before) - 1)):  # (the first of `before` keeps the version)
+            suggested = bump(suggested, part)
+        result.races.append(VersionRace(bump_, others, behind, suggested))
 
 
 def _unbumped(world: Scenarios, result: Analysis) -> None:

@@ -18,7 +18,8 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     What: a reference that this change adds or keeps resolves against the base plus
     another open change, but not against the base alone.
     Why: merged first, the reference dangles until the other change lands (and the
-    nightly check fails meanwhile); merged second, it resolves on arrival.
+    nightly check fails meanwhile); merged second, it resolves on arrival. Between two
+    changes of one cycle AC303 is reported instead: neither can land first.
     Example: client-runtime#359 cites ROLLBACK ON THE DEGRADED PATH, which only
     client#791 adds: land client#791 first.
     How to fix: land the change the message names first, then this one
@@ -26,7 +27,12 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     with a `Depends-On:` line. Or cite only what the base already has, so this change
     stands alone.
     """
+    # Two changes of one cycle cannot each land first: AC303 says so, once per change,
+    # where "land X first" on both would be advice no one can follow.
+    cyclic = [set(cycle) for cycle in ctx.analysis.cycles]
     for dep in ctx.analysis.dependencies:
+        if any(dep.first in cycle and dep.after in cycle for cycle in cyclic):
+            continue
         ref = dep.reference
         where = ", ".join(anchor_place(a) for a in dep.anchors[:2])
         msg = (f"land {dep.first} first: it adds {dep.anchors[0].display!r} ({where}), "

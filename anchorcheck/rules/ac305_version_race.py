@@ -18,7 +18,9 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
     changes set the same new version, or the base has meanwhile reached the version a
     change bumps to.
     Why: the second to land repeats a released version, or fails a version guard in
-    CI; the finding says which version to re-cut to.
+    CI; the finding says which version to re-cut to. Of the changes claiming one
+    version, the first to land in the merge order keeps it, and only the later ones
+    are reported, each with a version of its own.
     Example: develop is at 1.9.59 and client#787 takes 1.9.60, so a change bumping
     1.9.58 -> 1.9.59 must be re-cut to 1.9.61.
     How to fix: re-cut the bump to the version the finding suggests (the next past the

@@ -161,9 +161,21 @@ def test_two_prs_claiming_the_same_chart_version(ws: WorkspaceBuilder) -> None:
     ws.pr("client", "pr/2", {"Chart.yaml": "apiVersion: v2\nname: client\nversion: 1.9.59\n", "b.yaml": "b: 2\n"})
     adv = advisory(ws, "client#1=pr/1", "client#2=pr/2")
     races = [f.finding for f in adv.findings if f.finding.code == "AC305"]
-    assert [(f.change, f.path, f.line) for f in races] == [("client#1", "Chart.yaml", 3), ("client#2", "Chart.yaml", 3)]
-    assert "client#2 also sets Chart.yaml to 1.9.59: re-cut it to 1.9.60" in races[0].message
+    # client#1 lands first in the order and keeps 1.9.59; client#2 re-cuts. (Both were
+    # told to re-cut to 1.9.60, and following that advice raced again.)
+    assert [(f.change, f.path, f.line) for f in races] == [("client#2", "Chart.yaml", 3)]
+    assert "client#1 also sets Chart.yaml to 1.9.59: re-cut it to 1.9.60" in races[0].message
     assert races[0].suggestion == "1.9.60"
+
+
+def test_three_prs_claiming_one_version_are_each_told_their_own(ws: WorkspaceBuilder) -> None:
+    ws.repo("client", {"Chart.yaml": "version: 1.9.58\n", "a.yaml": "a: 1\n", "b.yaml": "b: 1\n",
+                       "c.yaml": "c: 1\n"})
+    for n, name in ((1, "a"), (2, "b"), (3, "c")):
+        ws.pr("client", f"pr/{n}", {"Chart.yaml": "version: 1.9.59\n", f"{name}.yaml": f"{name}: 2\n"})
+    adv = advisory(ws, "client#1=pr/1", "client#2=pr/2", "client#3=pr/3")
+    races = sorted((f.finding.change, f.finding.suggestion) for f in adv.findings if f.finding.code == "AC305")
+    assert races == [("client#2", "1.9.60"), ("client#3", "1.9.61")]
 
 
 def test_a_bump_that_fell_behind_its_base_says_which_version_to_use(ws: WorkspaceBuilder) -> None:
@@ -186,7 +198,7 @@ def test_pyproject_and_package_json_versions(ws: WorkspaceBuilder) -> None:
     ws.pr("py", "b", {"pyproject.toml": '[project]\nname = "x"\nversion = "2.1.0"\n'})
     adv = advisory(ws, "py#1=a", "py#2=b")
     races = [(f.finding.change, f.finding.path, f.finding.suggestion) for f in adv.findings if f.finding.code == "AC305"]
-    assert races == [("py#1", "pyproject.toml", "2.2.0"), ("py#2", "pyproject.toml", "2.2.0")]
+    assert races == [("py#2", "pyproject.toml", "2.2.0")]  # py#1 lands first and keeps 2.1.0
 
 
 def test_new_dangling_reference_is_reported_against_the_change(ws: WorkspaceBuilder) -> None:
