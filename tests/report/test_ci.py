@@ -79,7 +79,9 @@ def test_merge_order_findings_as_sarif_validate_too(ws: WorkspaceBuilder) -> Non
     from anchorcheck.report.merge_order import advise
 
     ws.repo("client", {"Chart.yaml": "version: 1.0.0\n", "a.yaml": "a: 1\n"})
-    ws.pr("client", "p1", {"Chart.yaml": "version: 1.0.1\n"})
+    # Both edit a.yaml (AC304 on each); both take 1.0.1, which client#1, landing first,
+    # keeps (AC305 on client#2 only, since b3b3d1d).
+    ws.pr("client", "p1", {"Chart.yaml": "version: 1.0.1\n", "a.yaml": "a: 3\n"})
     ws.pr("client", "p2", {"Chart.yaml": "version: 1.0.1\n", "a.yaml": "a: 2\n"})
     workspace = load_workspace(ws.config())
     adv = advise(analyse(workspace, [ChangeSpec.parse(p, workspace) for p in ("client#1=p1", "client#2=p2")], {}))
