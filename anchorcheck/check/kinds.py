@@ -31,7 +31,8 @@ from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import KINDS, kind_pathspecs, language_of
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import RefKind
-from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 from anchorcheck.rules.base import Rule
 
 # References resolved in the tree listing or by git (verify.py reads the claimed files

@@ -21,7 +21,9 @@ from anchorcheck.model.finding import FingerprintedFinding, fingerprint
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.graph import build_graph
-from anchorcheck.resolve.resolver import Resolution, Resolver, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution
+from anchorcheck.resolve.resolver import Resolver
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 from anchorcheck.rules import REGISTRY, CheckContext, Rule
 
 if TYPE_CHECKING:

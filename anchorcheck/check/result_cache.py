@@ -30,7 +30,7 @@ from anchorcheck.extract.blob import EXTRACTOR_VERSION
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.index.cache import decode_reference, encode_reference
 from anchorcheck.model.finding import Finding, Severity
-from anchorcheck.resolve.resolver import WorkspaceIndex
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 if TYPE_CHECKING:
     from anchorcheck.model.finding import FingerprintedFinding

@@ -13,7 +13,8 @@ from anchorcheck.config.workspace import Settings
 from anchorcheck.extract.blob import extract
 from anchorcheck.extract.languages import language_of
 from anchorcheck.index.plan import extract_options, is_history
-from anchorcheck.resolve.resolver import Resolution, Status, Unchecked, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status, Unchecked
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 
 def changelog_references(index: WorkspaceIndex, settings: Settings) -> Iterator[Resolution]:

@@ -157,7 +157,7 @@ def _say_unchecked(result: CheckResult) -> None:
     nothing dropped in silence; `refs --unresolved` lists them): in whole (EXTERNAL),
     or a resolved one's fragment."""
     from anchorcheck.check.unchecked import changelog_references
-    from anchorcheck.resolve.resolver import Status, Unchecked
+    from anchorcheck.resolve.resolution import Status, Unchecked
 
     whole: Counter[str] = Counter()
     part: Counter[str] = Counter()

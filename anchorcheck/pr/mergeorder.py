@@ -41,8 +41,10 @@ from anchorcheck.pr.versions import (
     version_key,
     version_line,
 )
-from anchorcheck.resolve.resolver import Resolution, Resolver, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
+from anchorcheck.resolve.resolver import Resolver
 from anchorcheck.resolve.suggest import suggest
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 from anchorcheck.threads import InThread
 
 _UNCHECKED = (Status.RESOLVED, Status.EXTERNAL)

@@ -35,7 +35,8 @@ from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.comment import Comment
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
-from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 # Config-like families, where `-` joins words of one name (`image-pull-policy`) and a
 # `key: value` line's value is data a comment restates.

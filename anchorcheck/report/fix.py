@@ -22,7 +22,7 @@ from anchorcheck.extract.modules import is_module, module_of
 from anchorcheck.files import OutputError, read_no_follow, replace_if_unchanged, work_tree_file
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.resolve.resolver import Status
+from anchorcheck.resolve.resolution import Status
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,7 @@ from anchorcheck.pr.mergeorder import Analysis
 from anchorcheck.report.markup import ICONS, md_code, md_text
 from anchorcheck.report.text import finding_json, render_text, safe_text, summary
 from anchorcheck.resolve.graph import build_graph
-from anchorcheck.resolve.resolver import Resolution
+from anchorcheck.resolve.resolution import Resolution
 from anchorcheck.rules import REGISTRY, CheckContext
 from anchorcheck.rules.merge import MergeContext
 

@@ -1,5 +1,8 @@
-"""resolve: what each reference points at across the workspace. resolver.py
-resolves references to anchors, files and lines (with did-you-mean from suggest.py);
+"""resolve: what each reference points at across the workspace. workspace_index.py
+is the index of every repo's snapshot that resolution asks (anchors by name and file,
+paths by name, site pages, includes); resolver.py resolves references to anchors,
+files and lines against it (with did-you-mean from suggest.py), into the Resolution
+of resolution.py;
 graph.py builds the networkx graph; verify.py checks claims against the files they
 name; history.py reads AC203's removal events from git history; moved.py finds a
 moved repo's last name-search entry and the files changed since; notes_profile.py is

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference
-from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 if TYPE_CHECKING:
     import networkx as nx

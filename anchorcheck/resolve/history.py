@@ -37,7 +37,7 @@ from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.snapshot import Mention
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve.moved import SEARCHED, last_entry, search_changed
-from anchorcheck.resolve.resolver import WorkspaceIndex
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 from anchorcheck.threads import InThread
 
 _KEYWORDS = r"(def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype|macro|module)"

@@ -36,8 +36,9 @@ from anchorcheck.git.output import BlameLine
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
 from anchorcheck.resolve.verify import ClaimCheck, rewrite_span
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 _KEY = "linehistory:v2"
 _STANDING = "*"  # stored for "the checked commit": the same file elsewhere gives the same answer

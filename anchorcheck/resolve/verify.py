@@ -26,7 +26,8 @@ from anchorcheck.index.cache import BlobCache
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve.moved import SEARCHED, last_entry, search_changed
-from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 FileId = tuple[str, str]
 _TOKEN = compiled_on_use(r"[^\s:=,;'\"`()\[\]{}]+")

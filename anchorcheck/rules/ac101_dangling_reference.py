@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.model.reference import RefKind
-from anchorcheck.resolve.resolver import Status
+from anchorcheck.resolve.resolution import Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 from anchorcheck.rules.wording import did_you_mean, file_text, unread_note

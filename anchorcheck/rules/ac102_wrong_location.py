@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
-from anchorcheck.resolve.resolver import Status
+from anchorcheck.resolve.resolution import Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 from anchorcheck.rules.wording import anchor_place

@@ -6,7 +6,7 @@ import posixpath
 from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
-from anchorcheck.resolve.resolver import Resolution, Status
+from anchorcheck.resolve.resolution import Resolution, Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 

@@ -11,7 +11,8 @@ from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.model.issue import IssueState
 from anchorcheck.model.reference import Reference
 from anchorcheck.model.suppression import Suppression
-from anchorcheck.resolve.resolver import Resolution, Status, WorkspaceIndex
+from anchorcheck.resolve.resolution import Resolution, Status
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 if TYPE_CHECKING:
     import networkx as nx

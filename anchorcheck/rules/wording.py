@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference
-from anchorcheck.resolve.resolver import WorkspaceIndex
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 FileIds = tuple[tuple[str, str], ...]
 

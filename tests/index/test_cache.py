@@ -296,7 +296,7 @@ def test_a_warm_run_builds_no_stored_anchor_and_a_damaged_anchor_part_is_an_erro
     from anchorcheck.errors import CacheError
     from anchorcheck.index.lazy import LazyTuple
     from anchorcheck.index.stored import snapshot_from_packed, snapshot_to_packed
-    from anchorcheck.resolve.resolver import WorkspaceIndex
+    from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
     ws.repo("r", {"a.py": "# RETRIES AND BACKOFF\n# why\nx = 1\n",
                   "b.py": "# see RETRIES AND BACKOFF in a.py; `old_probe()` went\n# anchorcheck: ignore[AC101]\ny = 1\n",

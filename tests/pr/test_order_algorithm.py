@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.pr.mergeorder import Analysis, Dependency, _order, strong_components
-from anchorcheck.resolve.resolver import WorkspaceIndex
+from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 _REF = Reference.make(RefKind.HEADING, 1, 0, "see X", name="X")
 

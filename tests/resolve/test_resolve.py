@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.resolve.resolver import _FilesByName
+from anchorcheck.resolve.workspace_index import _FilesByName
 
 _PARTS = st.sampled_from(["a", "b", "a.py", "ba.py", "x.y", "Makefile", "a\nb", "", "é.md", "py"])
 _PATHS = st.lists(st.lists(_PARTS, min_size=1, max_size=4).map("/".join), max_size=12).map(
@@ -53,7 +53,7 @@ def test_an_index_built_on_another_has_the_tables_of_one_built_afresh(
     """Merge order builds an index per set of changes on the base's (`share`): the
     same anchor tables, lists in the same order, as an index built from scratch."""
     from anchorcheck.config.workspace import RepoSpec
-    from anchorcheck.resolve.resolver import WorkspaceIndex
+    from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
     repos = [RepoSpec.make(name, Path("."), "main") for name in "abc"]
     snaps = [_snap(name, anchors) for name, anchors in zip("abc", base, strict=True)]

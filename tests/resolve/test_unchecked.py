@@ -9,7 +9,7 @@ import re
 import pytest
 
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.resolve.resolver import Resolution, Status, Unchecked
+from anchorcheck.resolve.resolution import Resolution, Status, Unchecked
 from tests.conftest import WorkspaceBuilder, run_cli
 
 DOCS = """# Docs

@@ -30,7 +30,7 @@ from anchorcheck.report.text import safe_text
 def refs(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debug: bool,
          fmt: str, show_all: bool, unresolved: bool) -> None:
     """List every reference and what it resolved to."""
-    from anchorcheck.resolve.resolver import Status
+    from anchorcheck.resolve.resolution import Status
 
     result = _run(_workspace(config, repos, refs, worktree=True))
     listed = list(result.resolutions)
