@@ -15,7 +15,8 @@ from anchorcheck.cli.app import _colour, cli
 
 
 def demo(keep: Path | None) -> None:
-    """Build a three-repo workspace that tells the seed story, and check it."""
+    """Build a three-repo workspace (a chart, its runtime, a backend) that replays a
+    review thread, and check it."""
     from anchorcheck.cli.demo import run_demo
 
     run_demo(keep, colour=_colour(), echo=click.echo)
