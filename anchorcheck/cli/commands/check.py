@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     # The pipeline (networkx, the rules) loads on first use, so a command that does
     # not need it (notes, rules) starts fast.
     from anchorcheck.check.pipeline import CheckResult, ForgeAccess
+    from anchorcheck.config.selection import Selection
     from anchorcheck.model.finding import FingerprintedFinding
 
 
@@ -142,68 +143,89 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
         findings = [ff for ff in findings if any(_under(ff.finding.repo, ff.finding.path, place)
                                                   for place in places)]
     if changed_only:
-        def warn(text: str) -> None:
-            click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
-
-        from anchorcheck.check.changed import (
-            changed_bases,
-            changed_files,
-            changed_paths,
-            only_changed,
-            stale_comments,
-            unbumped,
-        )
-
-        bases = changed_bases(result, changed_only, warn)
-        changed = changed_paths(bases)
-        findings = only_changed(result, findings, changed_files(changed))
-        # The change rules, as merge-order tells them for an open PR: the chart guard
-        # (AC306) and comments left naming a replaced token (AC206).
-        extra = [*(unbumped(result, bases, changed) if selection.enabled("AC306", True) else ()),
-                 *(stale_comments(result, bases, changed) if selection.enabled("AC206", True) else ())]
-        if extra:
-            findings = sorted([*findings, *extra],
-                              key=lambda ff: (ff.finding.repo, ff.finding.path, ff.finding.line))
-    if write_baseline is not None:
-        from anchorcheck.check.baseline import write_baseline as save_baseline
-
-        save_baseline(write_baseline, findings)
-    stale: list[str] = []
-    if baseline is not None:
-        from anchorcheck.check.baseline import apply_baseline, read_baseline
-
-        findings, stale_entries = apply_baseline(findings, read_baseline(baseline))
-        stale = [f"{e.code} {e.repo}:{e.path}: {e.message}" for e in stale_entries]
-        for entry in stale:
-            click.echo(f"anchorcheck: stale baseline entry (fixed; remove it): {safe_text(entry)}",
-                       err=True)
+        findings = _changed_since(result, findings, changed_only, selection)
+    findings, stale = _baselines(findings, baseline, write_baseline)
     from anchorcheck.check.unread_edits import unread_edits
 
     unread = unread_edits(ws, result.index.snapshots, findings, {arg.partition("=")[0] for arg in refs})
     if unread is not None:
         click.echo(f"anchorcheck: {safe_text(unread)}", err=True)
     for fmt, target in targets:
-        if fmt == "sarif-per-repo":
-            assert target is not None
-            _sarif_per_repo(target, findings, ws)
-            continue
-        text = _render(fmt, result, findings, ws, target is None and _colour(color), stale)
-        if fmt == "text" and statistics:
-            text = _statistics(findings)
-        elif fmt == "text" and show_source:
-            text = _with_source(text, result, findings, target is None and _colour(color))
-        if target is None:
-            # (click strips colour when stdout is no terminal: --color always keeps it.)
-            forced = color == "always" or (color == "auto" and bool(os.environ.get("FORCE_COLOR")))
-            click.echo(text, nl=False, color=True if forced else None)
-        else:
-            from anchorcheck.files import write_atomically
-
-            write_atomically(target, text)
+        _emit(fmt, target, result, findings, stale, color, statistics, show_source)
     if fail_on != "never":
         threshold = Severity.parse(fail_on)
         if any(ff.finding.severity >= threshold for ff in findings):
             sys.exit(EXIT_FINDINGS)
+
+
+def _changed_since(result: CheckResult, findings: list[FingerprintedFinding], revs: tuple[str, ...],
+                   selection: Selection) -> list[FingerprintedFinding]:
+    """`--changed-only`: the findings the change since each REV is responsible for,
+    with the change rules as merge-order tells them for an open PR: the chart guard
+    (AC306) and comments left naming a replaced token (AC206)."""
+    from anchorcheck.check.changed import (
+        changed_bases,
+        changed_files,
+        changed_paths,
+        only_changed,
+        stale_comments,
+        unbumped,
+    )
+
+    def warn(text: str) -> None:
+        click.echo(f"anchorcheck: warning: {safe_text(text)}", err=True)
+
+    bases = changed_bases(result, revs, warn)
+    changed = changed_paths(bases)
+    findings = only_changed(result, findings, changed_files(changed))
+    extra = [*(unbumped(result, bases, changed) if selection.enabled("AC306", True) else ()),
+             *(stale_comments(result, bases, changed) if selection.enabled("AC206", True) else ())]
+    if not extra:
+        return findings
+    return sorted([*findings, *extra], key=lambda ff: (ff.finding.repo, ff.finding.path, ff.finding.line))
+
+
+def _baselines(findings: list[FingerprintedFinding], baseline: Path | None, write_baseline: Path | None,
+               ) -> tuple[list[FingerprintedFinding], list[str]]:
+    """`--write-baseline` (every finding, before the baseline read), then `--baseline`:
+    the findings it does not hold, and its entries that match nothing now (said on
+    stderr, and kept for the JSON output)."""
+    if write_baseline is not None:
+        from anchorcheck.check.baseline import write_baseline as save_baseline
+
+        save_baseline(write_baseline, findings)
+    if baseline is None:
+        return findings, []
+    from anchorcheck.check.baseline import apply_baseline, read_baseline
+
+    findings, stale_entries = apply_baseline(findings, read_baseline(baseline))
+    stale = [f"{e.code} {e.repo}:{e.path}: {e.message}" for e in stale_entries]
+    for entry in stale:
+        click.echo(f"anchorcheck: stale baseline entry (fixed; remove it): {safe_text(entry)}", err=True)
+    return findings, stale
+
+
+def _emit(fmt: str, target: Path | None, result: CheckResult, findings: list[FingerprintedFinding],
+          stale: list[str], color: str, statistics: bool, show_source: bool) -> None:
+    """One output format, to stdout or its file."""
+    ws = result.workspace
+    if fmt == "sarif-per-repo":
+        assert target is not None
+        _sarif_per_repo(target, findings, ws)
+        return
+    text = _render(fmt, result, findings, ws, target is None and _colour(color), stale)
+    if fmt == "text" and statistics:
+        text = _statistics(findings)
+    elif fmt == "text" and show_source:
+        text = _with_source(text, result, findings, target is None and _colour(color))
+    if target is None:
+        # (click strips colour when stdout is no terminal: --color always keeps it.)
+        forced = color == "always" or (color == "auto" and bool(os.environ.get("FORCE_COLOR")))
+        click.echo(text, nl=False, color=True if forced else None)
+    else:
+        from anchorcheck.files import write_atomically
+
+        write_atomically(target, text)
 
 
 def _sarif_per_repo(folder: Path, findings: list[FingerprintedFinding], ws: Workspace) -> None:
