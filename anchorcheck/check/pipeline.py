@@ -17,7 +17,7 @@ from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import Progress, crawl_many, paused_gc
 from anchorcheck.index.plan import BlobMemo
 from anchorcheck.model import suppression
-from anchorcheck.model.finding import FingerprintedFinding, fingerprint
+from anchorcheck.model.finding import Finding, FingerprintedFinding, fingerprint
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.snapshot import SnapshotIndex
 from anchorcheck.resolve.graph import build_graph
@@ -235,35 +235,45 @@ def run_check(
         assert forge is not None
         answers = look_up(workspace, index.references, forge.env, cache, require=forge.require,
                           ttl=workspace.settings.forge_ttl, timeout=forge.timeout)
-    restated: tuple[Restatement, ...] = ()
-    if any(r.code == "AC207" for r in rules):
-        from anchorcheck.resolve.restated import restated as find_restated
-
-        marked = {(r.repo, r.path, r.line) for r in index.references if r.kind is RefKind.FACT}
-        restated = tuple(find_restated(workspace, marked))
     ctx = CheckContext(index, resolutions, graph, tuple(claims), tuple(breaches), tuple(removed),
-                       issues=answers.states if answers is not None else {}, restated=restated)
-    # (With `kinds`, only the files of those kinds are reported on.)
-    raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)
-           if in_kinds(f.path, kinds)]
-    suppressions = [s for snap in index.snapshots.values() for s in snap.suppressions]
-    kept, unused = suppression.apply(raw, suppressions)
-    unused_rule = next((r for r in rules if r.code == "AC901"), None)
-    if unused_rule is not None:
-        # A marker is judged only when a rule it names ran: `--select AC901` alone ran
-        # none, and called every marker unused.
-        ran = [r.code for r in rules if r.code != "AC901"]
-        judged = [s for s in unused
-                  if not s.codes or any(code.startswith(c) for c in s.codes for code in ran)]
-        ctx = replace(ctx, unused_suppressions=tuple(judged))
-        kept.extend(f for f in unused_rule.check(ctx, unused_rule) if in_kinds(f.path, kinds))
-    findings = fingerprint(selection.apply_severity(f) for f in kept)
+                       issues=answers.states if answers is not None else {},
+                       restated=_restated(workspace, index, rules))
+    findings = fingerprint(selection.apply_severity(f) for f in _apply_rules(ctx, rules, kinds))
     if cache is not None and key is not None:
         cache.put_result(key, encode_result(findings, claims))
     result = CheckResult(workspace, index, findings, tuple(claims), resolutions, built[0] if built else None)
     if answers is not None:
         result.forge_warnings = tuple(answers.warnings)
     return result
+
+
+def _restated(workspace: Workspace, index: WorkspaceIndex, rules: Sequence[Rule]) -> tuple[Restatement, ...]:
+    """The literals that restate another repo's fact unmarked, when AC207 runs."""
+    if not any(r.code == "AC207" for r in rules):
+        return ()
+    from anchorcheck.resolve.restated import restated as find_restated
+
+    marked = {(r.repo, r.path, r.line) for r in index.references if r.kind is RefKind.FACT}
+    return tuple(find_restated(workspace, marked))
+
+
+def _apply_rules(ctx: CheckContext, rules: Sequence[Rule], kinds: tuple[str, ...]) -> list[Finding]:
+    """Every rule's findings (with `kinds`, only in the files of those kinds), less
+    those an inline suppression silences; then AC901 on the suppressions that silenced
+    nothing, judged only when a rule they name ran (`--select AC901` alone ran none,
+    and called every marker unused)."""
+    raw = [f for rule in rules if rule.code != "AC901" for f in rule.check(ctx, rule)
+           if in_kinds(f.path, kinds)]
+    suppressions = [s for snap in ctx.index.snapshots.values() for s in snap.suppressions]
+    kept, unused = suppression.apply(raw, suppressions)
+    unused_rule = next((r for r in rules if r.code == "AC901"), None)
+    if unused_rule is not None:
+        ran = [r.code for r in rules if r.code != "AC901"]
+        judged = [s for s in unused
+                  if not s.codes or any(code.startswith(c) for c in s.codes for code in ran)]
+        ctx = replace(ctx, unused_suppressions=tuple(judged))
+        kept.extend(f for f in unused_rule.check(ctx, unused_rule) if in_kinds(f.path, kinds))
+    return kept
 
 
 def _read_what_is_cited(
