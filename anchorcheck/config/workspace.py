@@ -98,7 +98,7 @@ class RepoSpec:
             raise ConfigError(f"invalid repo name {name!r}: no ':', '/', or spaces")
         if not remote or remote.startswith("-") or any(ch in remote for ch in " \t\n\0"):
             raise ConfigError(f"repo {name!r}: invalid remote {remote!r}")
-        if url is not None and not _web_url(url):
+        if url is not None and not web_url(url):
             # The URL becomes links in reports and the graph page: `javascript:` or
             # `data:` there would run in a reader's browser.
             raise ConfigError(f"repo {name!r}: url must be an http(s) URL, not {url!r}")
@@ -316,7 +316,9 @@ def _configured_repos(path: Path) -> set[Path]:
     return folders
 
 
-def _web_url(url: str) -> bool:
+def web_url(url: str) -> bool:
+    """Whether `url` is an http(s) URL with a host (no other scheme may become a link
+    in a report or the graph page: `javascript:` would run in a reader's browser)."""
     split = urllib.parse.urlsplit(url.strip())
     return split.scheme.lower() in ("http", "https") and bool(split.netloc) and url == url.strip()
 

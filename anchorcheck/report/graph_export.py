@@ -13,7 +13,6 @@ import difflib
 import hashlib
 import json
 import re
-import urllib.parse
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from importlib import resources
@@ -21,6 +20,7 @@ from importlib import resources
 import networkx as nx
 
 from anchorcheck.check.pipeline import CheckResult
+from anchorcheck.config.workspace import web_url
 from anchorcheck.report.text import safe_lines, safe_text
 
 # GitHub renders Mermaid up to 50,000 characters and 500 edges by default.
@@ -43,7 +43,8 @@ def export_graph(result: CheckResult) -> nx.MultiDiGraph:
     # Where each repo is browsed, at the commit checked: the HTML page links findings there.
     # (As JSON text: GraphML holds no nested data.)
     g.graph["repos"] = json.dumps({
-        spec.name: {"url": _web_url(spec.url), "commit": result.index.snapshots[spec.name].commit}
+        spec.name: {"url": spec.url if spec.url and web_url(spec.url) else "",
+                    "commit": result.index.snapshots[spec.name].commit}
         for spec in result.workspace.repos if spec.name in result.index.snapshots
     })
     for node, data in result.graph.nodes(data=True):
@@ -313,12 +314,4 @@ def to_html(g: nx.MultiDiGraph, title: str = "anchorcheck graph") -> str:
     code = page.split("\n<script>", 1)[1].split("</script>", 1)[0]
     digest = base64.b64encode(hashlib.sha256(code.encode()).digest()).decode()
     return page.replace("script-src 'unsafe-inline'", f"script-src 'sha256-{digest}'", 1)
-
-
-def _web_url(url: str | None) -> str:
-    """`url` when it is an http(s) URL, else "": the page links only those."""
-    if url is None:
-        return ""
-    split = urllib.parse.urlsplit(url)
-    return url if split.scheme in ("http", "https") and split.netloc else ""
 
