@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from anchorcheck.forge.http import ForgeNotFound, Http
+from anchorcheck.forge.http import ForgeDenied, ForgeNotFound, Http
 from anchorcheck.model.issue import IssueState
 
 # The hidden first line of the advisory comment: how a later run finds it again.
@@ -51,11 +51,26 @@ class Comment:
 
 
 class Rest:
-    """What the REST clients share: the repository's API path (`_base`) and whether it
-    can be seen."""
+    """What the REST clients share: the repository's API path (`_base`), whether it
+    can be seen, and whom the token is."""
 
     http: Http
     _base: str
+    _login_key: str  # the member of `GET /user` that is the login (GitHub: login; GitLab: username)
+    _denied_login: str | None = None  # whom a token that may not ask is (an Actions token)
+    _me: str | bool | None = False  # (False: not asked yet)
+
+    def me(self) -> str | None:
+        """The login the token acts as, whose comments are ours to edit (`GET /user`,
+        asked once); for a token that may not ask (403), `_denied_login`."""
+        if self._me is False:
+            try:
+                doc = self.http.get("user").body
+                login = doc.get(self._login_key) if isinstance(doc, dict) else None
+                self._me = str(login) if login else None
+            except ForgeDenied:
+                self._me = self._denied_login
+        return self._me if isinstance(self._me, str) else None
 
     def visible(self) -> bool:
         try:

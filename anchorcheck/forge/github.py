@@ -13,7 +13,7 @@ import urllib.parse
 from typing import Any
 
 from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange, Rest
-from anchorcheck.forge.http import ForgeDenied, ForgeError, ForgeGone, ForgeNotFound, ForgeUnavailable, Http
+from anchorcheck.forge.http import ForgeError, ForgeGone, ForgeNotFound, ForgeUnavailable, Http
 from anchorcheck.model.issue import IssueState
 
 _PAGE = 100  # asked for; the server may send fewer, and Link says where the rest are
@@ -23,8 +23,9 @@ class GitHub(Rest):
     def __init__(self, repo: ForgeRepo, http: Http, in_actions: bool = False) -> None:
         self.repo = repo
         self.http = http
-        self._in_actions = in_actions  # the token is a GitHub Actions job's
-        self._me: str | bool | None = False  # not asked yet
+        self._login_key = "login"
+        # An Actions job's token may not ask `GET /user`; its comments are this login's.
+        self._denied_login = "github-actions[bot]" if in_actions else None
         self._base = "repos/" + "/".join(urllib.parse.quote(p, safe="") for p in repo.path.split("/"))
 
     def open_changes(self) -> list[OpenChange]:
@@ -66,17 +67,6 @@ class GitHub(Rest):
     def comments(self, number: int) -> list[Comment]:
         return [_comment(c) for c in self.http.pages(f"{self._base}/issues/{number}/comments",
                                                       {"per_page": _PAGE})]
-
-    def me(self) -> str | None:
-        """`GET /user`'s login; for a GitHub Actions token, which may not ask it (403),
-        `github-actions[bot]`, the login its comments carry."""
-        if self._me is False:
-            try:
-                doc = self.http.get("user").body
-                self._me = str(doc["login"]) if isinstance(doc, dict) and doc.get("login") else None
-            except ForgeDenied:
-                self._me = "github-actions[bot]" if self._in_actions else None
-        return self._me if isinstance(self._me, str) else None
 
     def create_comment(self, number: int, body: str) -> Comment:
         return _comment(self.http.send("POST", f"{self._base}/issues/{number}/comments", {"body": body}).body)

@@ -14,7 +14,7 @@ from typing import Any
 
 from anchorcheck.forge.base import Comment, ForgeRepo, OpenChange, Rest
 from anchorcheck.forge.github import _comment
-from anchorcheck.forge.http import ForgeDenied, ForgeError, ForgeNotFound, Http
+from anchorcheck.forge.http import ForgeError, ForgeNotFound, Http
 from anchorcheck.model.issue import IssueState
 
 _PAGE = 100
@@ -25,7 +25,7 @@ class GitLab(Rest):
         self.repo = repo
         self.http = http
         self._base = "projects/" + urllib.parse.quote(repo.path, safe="")
-        self._me: str | bool | None = False  # not asked yet
+        self._login_key = "username"  # (a job token may not ask: no login, nothing posted)
 
     def open_changes(self) -> list[OpenChange]:
         return [self._change(item) for item in self.http.pages(f"{self._base}/merge_requests",
@@ -67,16 +67,6 @@ class GitLab(Rest):
     def comments(self, number: int) -> list[Comment]:
         return [_comment(c) for c in self.http.pages(f"{self._base}/merge_requests/{number}/notes",
                                                       {"per_page": _PAGE})]
-
-    def me(self) -> str | None:
-        """`GET /user`'s username (a job token may not ask: None)."""
-        if self._me is False:
-            try:
-                doc = self.http.get("user").body
-                self._me = str(doc["username"]) if isinstance(doc, dict) and doc.get("username") else None
-            except ForgeDenied:
-                self._me = None
-        return self._me if isinstance(self._me, str) else None
 
     def create_comment(self, number: int, body: str) -> Comment:
         answer = self.http.send("POST", f"{self._base}/merge_requests/{number}/notes", {"body": body})
