@@ -42,6 +42,15 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+def _cmdline(pid: int) -> bytes:
+    """A process's command line; empty for one that ended meanwhile (a short git run
+    of the check's)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
 def _alive(pids: set[int]) -> set[int]:
     live = set()
     for pid in pids:
@@ -65,9 +74,7 @@ def test_kill_9_of_a_check_leaves_no_worker(tmp_path: Path) -> None:
     workers: set[int] = set()
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and run.poll() is None:
-        workers = {p for p in _descendants(run.pid)
-                   if "anchorcheck" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")
-                   or b"python" in Path(f"/proc/{p}/cmdline").read_bytes()}
+        workers = {p for p in _descendants(run.pid) if b"anchorcheck" in _cmdline(p) or b"python" in _cmdline(p)}
         if len(workers) >= 2:
             break
         time.sleep(0.02)
