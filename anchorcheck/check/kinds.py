@@ -15,7 +15,7 @@ includes). A one-word heading named with no place, not in caps, is looked up by 
 exact name in the whole workspace: the files of other kinds holding the word are found
 by `git grep` and read. Every other lookup of the whole workspace makes the check read
 everything: a Note (defined in files of any kind), a heading that did not resolve where
-it is named, or a name whose did-you-mean decides the finding (resolver._anywhere).
+it is named, or a name whose did-you-mean decides the finding (names._anywhere).
 Those are what a Markdown-only check meets most (measured in benchmarks/README.md).
 """
 
@@ -97,7 +97,7 @@ def needs(
                 return Needs(everything=True)  # moved elsewhere? and its did-you-mean
             if ref.target_path is None and not (res.status is Status.RESOLVED and here):
                 if len(name.split()) > 1 or caps_heading_text(name, headings) == name:
-                    return Needs(everything=True)  # its did-you-mean decides (resolver._anywhere)
+                    return Needs(everything=True)  # its did-you-mean decides (names._anywhere)
                 words.add(name)
         at = [*res.files, *((a.repo, a.path) for a in res.anchors)]
         if ref.kind is RefKind.SLUG and res.status is not Status.RESOLVED:
