@@ -144,6 +144,13 @@ class Fragments(Names):
             return Resolution(ref, Status.RESOLVED, tuple(hits), files=((hits[0].repo, hits[0].path),))
         if hits:
             return Resolution(ref, Status.AMBIGUOUS, tuple(hits), files=files)
+        return self._unmatched(ref, files)
+
+    def _unmatched(self, ref: Reference, files: tuple[FileId, ...]) -> Resolution:
+        """A heading or fragment no anchor of the files matches: one a build makes (not
+        judged), one of several files, a lone heading, a heading that moved, or dangling
+        with a did-you-mean."""
+        name = ref.name or ""
         if ref.kind is RefKind.SLUG and len(files) == 1 and not _slug_shaped(
                 name.lower().removeprefix("user-content-")) and not (
                 self._renderer(ref) is None and language_of(files[0][1]) == "markdown") \

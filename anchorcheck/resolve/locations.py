@@ -22,6 +22,7 @@ from anchorcheck.resolve.sites import (
     HUGO,
     OPAQUE_ROUTES,
     SPHINX,
+    Site,
 )
 
 # GitHub's own pages of a repo, which a relative link from a file it shows reaches by
@@ -92,86 +93,106 @@ class Locations(Pages):
         if ref.relative and _ALIAS.match(path):
             return self._aliased(ref, path)
         if ref.relative:
-            site = self._renderer(ref)
-            if path.startswith("/") and _FORGE_TEMPLATE.search(ref.path):
-                # An issue or pull request template becomes the body of one on the
-                # forge's own site, where `/OWNER/REPO/blob/main/x.md` is that URL
-                # (tldr's PULL_REQUEST_TEMPLATE.md links its CONTRIBUTING.md so).
-                owner, name, kind, rest = [*path.strip("/").split("/", 3), "", "", ""][:4]
-                if kind in ("blob", "tree") and rest:
-                    repo = self._repo_for_url(f"{owner}/{name}")
-                    if repo is None:
-                        return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.OUTSIDE)
-                    return self._in_repo(ref, repo, rest.partition("/")[2])
-                if kind in _FORGE_PAGES or not kind:
-                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
-            if path.startswith("/"):
-                # (A server reads `/docs//using-dex/` as `/docs/using-dex/`.)
-                return self._from_a_root(ref, re.sub(r"/{2,}", "/", path.lstrip("/")), site)
-            joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
-            page = None
-            if site is not None and site.renderer == HUGO and not site.link_hook:
-                # A Hugo page with no link render hook: its link is the browser's to
-                # resolve, from the page's URL (longhorn.io's `../#installation-requirements`
-                # in deploy/install/install-with-helm.md is deploy/install/: 24 false
-                # AC101 of 60 in set 21), and from its file only where that finds nothing.
-                page = self._from_page_url(ref, path, site)
-            if page is None and not (joined.startswith("../") or joined == ".."):
-                page = self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
-            if page is not None:
-                return ((ref.repo, page),)
-            if _FORGE_TEMPLATE.search(ref.path):
-                body = self._in_forge_body(ref, path)
-                if body is not None:
-                    return body
-            if site is not None:  # a site's page URLs and languages
-                page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site) \
-                    or self._from_routed_page(ref, path, site) or self._from_content_root(ref, path, site)
-                if page is not None:
-                    return ((ref.repo, page),)
-                if site.renderer in OPAQUE_ROUTES and self._app_url_redirected(ref, joined, site):
-                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HOST_REDIRECT)
-            targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
-                       if a.kind is AnchorKind.MARKDOWN and a.slug == a.name and a.repo == ref.repo}
-            if targets and site is not None and site.renderer in (SPHINX, ANY_SITE.renderer):
-                # a MyST target's name (`(labels/line-length)=`), linked from any page
-                return tuple(sorted(targets))
-            by_label = site is not None and site.renderer == SPHINX and "." not in path.rpartition("/")[2]
-            labels = self.index.sphinx_labels(ref.repo, site) if by_label and site is not None else {}
-            if path.strip() in labels:
-                # a reST label (`.. _api-validators:` in api.rst), which MyST links by name
-                return ((ref.repo, labels[path.strip()]),)
-            if language_of(ref.path) == "python":
-                # The page whose mkdocstrings directive shows this module's docstrings:
-                # their links are relative to it (hatch's `reference.md#...` in
-                # env/plugin/interface.py is docs/plugins/environment/reference.md).
-                # (Several pages may show parts of one module: the link is the one file
-                # it names from all those where it names one.)
-                shown = {self._page(ref.repo, posixpath.normpath(posixpath.join(posixpath.dirname(p), path)),
-                                    self.index.site_of(ref.repo, p))
-                         for p in self.index.rendering_pages(ref.repo, ref.path)}
-                shown.discard(None)
-                if len(shown) == 1:
-                    return ((ref.repo, str(shown.pop())),)
-            if language_of(ref.path) != "markdown":
-                # A link in a docstring or doc comment is relative to the page it is
-                # shown on, not to the source file (mkdocstrings: pydantic's
-                # `[Alias](../concepts/alias.md)` in pydantic/aliases.py is docs/concepts/
-                # alias.md): looked for as a path written without its `../`.
-                bare = without_dots(path)
-                found = self._locate(replace(ref, target_path=bare, relative=False)) if bare else None
-                if found is not None and not isinstance(found, Resolution):
-                    return found
-                if isinstance(found, Resolution) and found.status is Status.AMBIGUOUS:
-                    return found.files  # (which page shows it decides: it is there)
-            if site is None and joined.startswith("../../") and joined[6:].partition("/")[0] in _FORGE_PAGES:
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
-            if joined.startswith("../") or joined == "..":
-                return self._in_sibling_repo(ref, joined)
-            return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
+            return self._relative(ref, path)
         # Outside a Markdown link a path has no file to be relative to (pydantic's
         # docstrings: `[Unions]: ../concepts/unions.md#...`): what follows is looked for.
         path = without_dots(path)
+        return self._looked_for(ref, path)
+
+    def _relative(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
+        """A link's path relative to its file: an issue template's forge URL, a root-relative
+        path, the page it names from the file or, on a site, from the page's URL, its
+        translation, its route or its content root."""
+        site = self._renderer(ref)
+        if path.startswith("/") and _FORGE_TEMPLATE.search(ref.path):
+            # An issue or pull request template becomes the body of one on the
+            # forge's own site, where `/OWNER/REPO/blob/main/x.md` is that URL
+            # (tldr's PULL_REQUEST_TEMPLATE.md links its CONTRIBUTING.md so).
+            owner, name, kind, rest = [*path.strip("/").split("/", 3), "", "", ""][:4]
+            if kind in ("blob", "tree") and rest:
+                repo = self._repo_for_url(f"{owner}/{name}")
+                if repo is None:
+                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.OUTSIDE)
+                return self._in_repo(ref, repo, rest.partition("/")[2])
+            if kind in _FORGE_PAGES or not kind:
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
+        if path.startswith("/"):
+            # (A server reads `/docs//using-dex/` as `/docs/using-dex/`.)
+            return self._from_a_root(ref, re.sub(r"/{2,}", "/", path.lstrip("/")), site)
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(ref.path), path))
+        page = None
+        if site is not None and site.renderer == HUGO and not site.link_hook:
+            # A Hugo page with no link render hook: its link is the browser's to
+            # resolve, from the page's URL (longhorn.io's `../#installation-requirements`
+            # in deploy/install/install-with-helm.md is deploy/install/: 24 false
+            # AC101 of 60 in set 21), and from its file only where that finds nothing.
+            page = self._from_page_url(ref, path, site)
+        if page is None and not (joined.startswith("../") or joined == ".."):
+            page = self._page(ref.repo, "" if joined == "." else joined, site)  # `./`: the root
+        if page is not None:
+            return ((ref.repo, page),)
+        if _FORGE_TEMPLATE.search(ref.path):
+            body = self._in_forge_body(ref, path)
+            if body is not None:
+                return body
+        if site is not None:  # a site's page URLs and languages
+            page = self._from_page_url(ref, path, site) or self._in_default_language(ref, path, site) \
+                or self._from_routed_page(ref, path, site) or self._from_content_root(ref, path, site)
+            if page is not None:
+                return ((ref.repo, page),)
+            if site.renderer in OPAQUE_ROUTES and self._app_url_redirected(ref, joined, site):
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HOST_REDIRECT)
+        return self._not_a_page(ref, path, joined, site)
+
+    def _not_a_page(
+        self, ref: Reference, path: str, joined: str, site: Site | None,
+    ) -> tuple[FileId, ...] | Resolution:
+        """A relative path that names no page from its file or its site: a MyST target's
+        name or a reST label, a path from the page that shows a module's docstrings or
+        written without its `../`; else a forge page, a place in a sibling repo, or a
+        dangling path."""
+        targets = {(a.repo, a.path) for a in self.index.by_name.get(path.removeprefix("./"), ())
+                   if a.kind is AnchorKind.MARKDOWN and a.slug == a.name and a.repo == ref.repo}
+        if targets and site is not None and site.renderer in (SPHINX, ANY_SITE.renderer):
+            # a MyST target's name (`(labels/line-length)=`), linked from any page
+            return tuple(sorted(targets))
+        by_label = site is not None and site.renderer == SPHINX and "." not in path.rpartition("/")[2]
+        labels = self.index.sphinx_labels(ref.repo, site) if by_label and site is not None else {}
+        if path.strip() in labels:
+            # a reST label (`.. _api-validators:` in api.rst), which MyST links by name
+            return ((ref.repo, labels[path.strip()]),)
+        if language_of(ref.path) == "python":
+            # The page whose mkdocstrings directive shows this module's docstrings:
+            # their links are relative to it (hatch's `reference.md#...` in
+            # env/plugin/interface.py is docs/plugins/environment/reference.md).
+            # (Several pages may show parts of one module: the link is the one file
+            # it names from all those where it names one.)
+            shown = {self._page(ref.repo, posixpath.normpath(posixpath.join(posixpath.dirname(p), path)),
+                                self.index.site_of(ref.repo, p))
+                     for p in self.index.rendering_pages(ref.repo, ref.path)}
+            shown.discard(None)
+            if len(shown) == 1:
+                return ((ref.repo, str(shown.pop())),)
+        if language_of(ref.path) != "markdown":
+            # A link in a docstring or doc comment is relative to the page it is
+            # shown on, not to the source file (mkdocstrings: pydantic's
+            # `[Alias](../concepts/alias.md)` in pydantic/aliases.py is docs/concepts/
+            # alias.md): looked for as a path written without its `../`.
+            bare = without_dots(path)
+            found = self._locate(replace(ref, target_path=bare, relative=False)) if bare else None
+            if found is not None and not isinstance(found, Resolution):
+                return found
+            if isinstance(found, Resolution) and found.status is Status.AMBIGUOUS:
+                return found.files  # (which page shows it decides: it is there)
+        if site is None and joined.startswith("../../") and joined[6:].partition("/")[0] in _FORGE_PAGES:
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.FORGE_PAGE)
+        if joined.startswith("../") or joined == "..":
+            return self._in_sibling_repo(ref, joined)
+        return Resolution(ref, Status.DANGLING_PATH, files=((ref.repo, joined),))
+
+    def _looked_for(self, ref: Reference, path: str) -> tuple[FileId, ...] | Resolution:
+        """A path with no file to be relative to: in the repo it may name, else the files
+        of any repo whose paths end so, one of them singled out where the rest are not meant."""
         named = self._in_named_repo(ref, path)
         if named is not None:
             return named

@@ -22,7 +22,7 @@ from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.fragments import Fragments
 from anchorcheck.resolve.locations import Locations, without_dots
 from anchorcheck.resolve.pages import PAGES
-from anchorcheck.resolve.resolution import Resolution, Status, Unchecked
+from anchorcheck.resolve.resolution import FileId, Resolution, Status, Unchecked
 from anchorcheck.resolve.sites import (
     ANY_SITE,
     HUGO,
@@ -152,109 +152,11 @@ class Resolver(Locations, Fragments):
             if self._ignored.search(written):
                 return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.IGNORED)  # the workspace says so
         if ref.target_path is None:
-            if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
-                found = self._in_files(ref, ((ref.repo, ref.path),))
-                if found.status is Status.DANGLING:
-                    targets = self._myst_targets(ref, ref.name or "")
-                    if targets:
-                        return Resolution(ref, Status.RESOLVED, targets,
-                                          files=tuple(sorted({(a.repo, a.path) for a in targets})))
-                if found.status is Status.DANGLING and _included(ref.path):
-                    # An include file is shown inside the pages that include it: its
-                    # `#x` is theirs (opentelemetry.io's _includes/exporters/intro.md
-                    # links the including page's `{#otlp-dependencies}`).
-                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.INCLUDED)
-                if found.status is Status.DANGLING and language_of(ref.path) not in ("markdown", "haskell"):
-                    # A doc comment's `[fix](#fix)` names an anchor of the page a tool
-                    # builds from the code (rustdoc's `#method.new`, ruff's settings
-                    # page: 49 false AC101), which the file does not hold. Haddock's
-                    # anchors are written in the source (`-- #laws#`): still checked.
-                    return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILT_PAGE)
-                return found
-            if ref.kind is RefKind.LINES:  # `at :27-28` with no path named: this file
-                return Resolution(ref, Status.RESOLVED, files=((ref.repo, ref.path),))
-            if ref.kind is RefKind.HEADING and _HADDOCK_IDENT.fullmatch(ref.name or "") \
-                    and f"'{ref.name}'" in ref.text and language_of(ref.path) == "haskell":
-                # Haddock's `see 'process'` links the identifier `process`: no heading
-                # (it resolved, silently, to another repo's `## Process`).
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HADDOCK_IDENT)
-            return self._anywhere(ref)
+            return self._pathless(ref)
         located = self._located.pop(id(ref), None) or self._locate(ref)  # (_model_gaps may have)
         if isinstance(located, Resolution):
-            site = self._renderer(ref) if located.status is Status.DANGLING_PATH else None
-            if site is not None and ref.relative and not ref.via_url \
-                    and ref.target_path in site.hook_destinations:
-                # A destination the site's link render hook makes its own (hugoDocs'
-                # `[slice](g)` is a glossary entry): its code decides where it goes.
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
-            if site is not None and site.built_urls and not ref.via_url and ref.target_repo is None \
-                    and located.status is Status.DANGLING_PATH and not located.files \
-                    and "/" not in (ref.target_path or "").strip("/") \
-                    and (ref.target_path or "").lower().endswith(".md"):
-                # A page named alone (Hugo's `{{< ref "python-client.md" >}}`) that no
-                # file here is, on a site that mounts pages from what the repo does not
-                # hold (dapr's docs mount its SDKs' docs from submodules): theirs.
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
-            if site is not None and site.built_urls and ref.relative and not ref.via_url \
-                    and self._built_elsewhere(ref, site):
-                # A page the site mounts from files the repo does not hold (Hugo's
-                # mounts of submodules' docs copied at build time).
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
-            if site is not None and site.checks_links and ref.relative and not ref.via_url:
-                # The site's build fails on a link to nothing (Docusaurus' default
-                # `onBrokenLinks: 'throw'`): one anchorcheck cannot follow on a page of
-                # a site that builds is a route it does not know (helm-www's 1,763).
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_BUILD)
-            if site is not None and site is not ANY_SITE and ref.relative and not ref.via_url \
-                    and (ref.repo, site) in self._model_gaps():
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_GAP)
-            if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
-                elsewhere, _ = self._moved_to(ref.name or "")
-                if elsewhere:
-                    return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
-            claim = ref.kind in (RefKind.LINES, RefKind.SYMBOL)
-            if located.status is Status.DANGLING_PATH and (
-                    (copied_path(ref.path) and not ref.relative and claim)
-                    or (ref.relative and self.index.vendored_project(ref.repo, ref.path))):
-                # A vendored copy's code claim names its upstream's files (valkey's
-                # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`), and a vendored
-                # project's pages link its upstream's site (consul-k8s's
-                # gateway-api-0.7.1-custom/geps/ link `/geps/gep-709`, a page of
-                # gateway-api's MkDocs site): the upstream's to keep. (A citation of a
-                # heading there is still checked when the copy is read.)
-                # (anchorcheck: ignore[AC105]: examples, not citations)
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
-            if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
-                    and not (ref.target_path or "").startswith("/") and _included(ref.path):
-                # So is its relative link: from the including page's place (knative's
-                # docs/snippets/collecting-logs.md shows `system.svg` of the page
-                # including it).
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.INCLUDED)
-            if located.status is Status.DANGLING_PATH and self._generated(ref, located):
-                # A path git ignores is a build's output (ruff's docs link the
-                # settings.md and rules/ pages its docs build writes: 90 false AC105).
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
-            if located.status is Status.DANGLING_PATH and all(
-                    part.partition(".")[0].lower() in _PLACEHOLDERS
-                    for part in ref.target_path.split("/") if part not in ("", ".", "..")):
-                # `../foo/bar.md` in a quoted example, `path/to/file.md`: no file meant.
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PLACEHOLDER)
-            if located.status is Status.DANGLING_PATH and ref.evidence.prose \
-                    and not self._confirmed(ref, located):
-                # A path named in a sentence is a reference only where the workspace
-                # says so: its folder is there, or a link names the same path.
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROSE_UNCONFIRMED)
-            if located.status is Status.DANGLING_PATH and _FEED.search(ref.target_path) \
-                    and self._renderer(ref) is not None:
-                # A site's feed or sitemap, which its build writes (knative's mkdocs rss
-                # plugin: `blog/feed_rss_created.xml`; Hugo's `index.xml`).
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILT_PAGE)
-            if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(PAGES):
-                # An HTML page that is no file here is a page of generated documentation
-                # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
-                # config.html#stylesheet-path`): 26 false AC105/AC103 in tokio alone.
-                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HTML_PAGE)
-            return located
+            left = self._left_to_the_site(ref, located)
+            return left if left is not None else self._missing(ref, located)
         if ref.kind not in (RefKind.HEADING, RefKind.SLUG):  # a file, lines, a symbol, a fact
             return Resolution(ref, Status.RESOLVED, files=located)
         if ref.kind is RefKind.SLUG and all(
@@ -268,37 +170,159 @@ class Resolver(Locations, Fragments):
             # A fragment of a directory's page: GitHub shows its README below the
             # listing, a site its index page. From a code file, which renderer is
             # meant cannot be told: only the directory is checked.
-            site = self._renderer(ref)
-            if site is None and (ref.name or "").lower() == "readme":
-                # GitHub's own anchor: the README box below a folder's listing.
-                return Resolution(ref, Status.RESOLVED, files=located)
-            stem = posixpath.splitext(posixpath.basename(ref.path))[0].lower()
-            if site is not None and site.renderer in (MKDOCS, HUGO) and ref.relative \
-                    and (ref.target_path or "").strip() in ("", ".", "./") \
-                    and stem not in ("index", "_index", "readme"):
-                # MkDocs and Hugo serve `tls/overview.md` at `tls/overview/`: its `./#x`
-                # is its own fragment (traefik's docs: 4 such links).
-                return self._in_files(ref, ((ref.repo, ref.path),))
-            # (A folder with no README, served as a web page: its index.html, as lychee
-            # and any static server read `sub_dir/#x`.)
-            pages: tuple[str, ...] = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
-                (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
-            if site is not None and site.languages:  # a Hugo section's `_index.en.md`
-                named = self.index.name_languages(ref.repo)
-                pages += tuple(f"{stem}.{language}.md" for language in site.languages if language in named
-                               for stem in ("_index", "index"))
-            shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
-            page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
-            if page_of is None and site is not ANY_SITE and all(
-                    path and (site is None or path != site.root) for _, path in located):
-                # A folder that shows no page has no ids: GitHub's listing has none
-                # but its README box's, a site's folder with no index is no page. (A
-                # site's home, `/#v060`, may be its theme's, built with no file.)
-                return Resolution(ref, Status.DANGLING, files=located)
-            if page_of is None:
-                return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
-            return self._in_files(ref, (page_of,))
+            return self._folder_fragment(ref, located)
         return self._in_files(ref, located)
+
+    def _pathless(self, ref: Reference) -> Resolution:
+        """A reference that names no path: a fragment of the citing file (or a MyST
+        target, or the including page's), lines of it, or a heading anywhere."""
+        if ref.kind is RefKind.SLUG:  # `(#slug)`: the citing file itself
+            found = self._in_files(ref, ((ref.repo, ref.path),))
+            if found.status is Status.DANGLING:
+                targets = self._myst_targets(ref, ref.name or "")
+                if targets:
+                    return Resolution(ref, Status.RESOLVED, targets,
+                                      files=tuple(sorted({(a.repo, a.path) for a in targets})))
+            if found.status is Status.DANGLING and _included(ref.path):
+                # An include file is shown inside the pages that include it: its
+                # `#x` is theirs (opentelemetry.io's _includes/exporters/intro.md
+                # links the including page's `{#otlp-dependencies}`).
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.INCLUDED)
+            if found.status is Status.DANGLING and language_of(ref.path) not in ("markdown", "haskell"):
+                # A doc comment's `[fix](#fix)` names an anchor of the page a tool
+                # builds from the code (rustdoc's `#method.new`, ruff's settings
+                # page: 49 false AC101), which the file does not hold. Haddock's
+                # anchors are written in the source (`-- #laws#`): still checked.
+                return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILT_PAGE)
+            return found
+        if ref.kind is RefKind.LINES:  # `at :27-28` with no path named: this file
+            return Resolution(ref, Status.RESOLVED, files=((ref.repo, ref.path),))
+        if ref.kind is RefKind.HEADING and _HADDOCK_IDENT.fullmatch(ref.name or "") \
+                and f"'{ref.name}'" in ref.text and language_of(ref.path) == "haskell":
+            # Haddock's `see 'process'` links the identifier `process`: no heading
+            # (it resolved, silently, to another repo's `## Process`).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HADDOCK_IDENT)
+        return self._anywhere(ref)
+
+    def _left_to_the_site(self, ref: Reference, located: Resolution) -> Resolution | None:
+        """Why a path found nowhere is its site's to answer: a destination of its link
+        render hook, a page it mounts from files the repo does not hold, a link its
+        build checks, a site whose routes the model does not know (_model_gaps). None
+        where it is not."""
+        site = self._renderer(ref) if located.status is Status.DANGLING_PATH else None
+        if site is not None and ref.relative and not ref.via_url \
+                and ref.target_path in site.hook_destinations:
+            # A destination the site's link render hook makes its own (hugoDocs'
+            # `[slice](g)` is a glossary entry): its code decides where it goes.
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.RENDER_HOOK)
+        if site is not None and site.built_urls and not ref.via_url and ref.target_repo is None \
+                and located.status is Status.DANGLING_PATH and not located.files \
+                and "/" not in (ref.target_path or "").strip("/") \
+                and (ref.target_path or "").lower().endswith(".md"):
+            # A page named alone (Hugo's `{{< ref "python-client.md" >}}`) that no
+            # file here is, on a site that mounts pages from what the repo does not
+            # hold (dapr's docs mount its SDKs' docs from submodules): theirs.
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
+        if site is not None and site.built_urls and ref.relative and not ref.via_url \
+                and self._built_elsewhere(ref, site):
+            # A page the site mounts from files the repo does not hold (Hugo's
+            # mounts of submodules' docs copied at build time).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
+        if site is not None and site.checks_links and ref.relative and not ref.via_url:
+            # The site's build fails on a link to nothing (Docusaurus' default
+            # `onBrokenLinks: 'throw'`): one anchorcheck cannot follow on a page of
+            # a site that builds is a route it does not know (helm-www's 1,763).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_BUILD)
+        if site is not None and site is not ANY_SITE and ref.relative and not ref.via_url \
+                and (ref.repo, site) in self._model_gaps():
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.SITE_GAP)
+        return None
+
+    def _missing(self, ref: Reference, located: Resolution) -> Resolution:
+        """A path found nowhere that is not its site's to answer: a heading that moved,
+        or why it is not judged (an upstream's or an include's path, a build's output, a
+        placeholder, prose nothing confirms, a feed, an HTML page); else as located."""
+        assert ref.target_path is not None  # (_resolve answered a reference with no path)
+        if located.status is Status.DANGLING_PATH and ref.kind is RefKind.HEADING:
+            elsewhere, _ = self._moved_to(ref.name or "")
+            if elsewhere:
+                return Resolution(ref, Status.WRONG_LOCATION, tuple(elsewhere))
+        claim = ref.kind in (RefKind.LINES, RefKind.SYMBOL)
+        if located.status is Status.DANGLING_PATH and (
+                (copied_path(ref.path) and not ref.relative and claim)
+                or (ref.relative and self.index.vendored_project(ref.repo, ref.path))):
+            # A vendored copy's code claim names its upstream's files (valkey's
+            # deps/hiredis/hiredis.c: `redis/src/util.c:string2ll()`), and a vendored
+            # project's pages link its upstream's site (consul-k8s's
+            # gateway-api-0.7.1-custom/geps/ link `/geps/gep-709`, a page of
+            # gateway-api's MkDocs site): the upstream's to keep. (A citation of a
+            # heading there is still checked when the copy is read.)
+            # (anchorcheck: ignore[AC105]: examples, not citations)
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.UPSTREAM_COPY)
+        if located.status is Status.DANGLING_PATH and ref.relative and not ref.via_url \
+                and not (ref.target_path or "").startswith("/") and _included(ref.path):
+            # So is its relative link: from the including page's place (knative's
+            # docs/snippets/collecting-logs.md shows `system.svg` of the page
+            # including it).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.INCLUDED)
+        if located.status is Status.DANGLING_PATH and self._generated(ref, located):
+            # A path git ignores is a build's output (ruff's docs link the
+            # settings.md and rules/ pages its docs build writes: 90 false AC105).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILD_OUTPUT)
+        if located.status is Status.DANGLING_PATH and all(
+                part.partition(".")[0].lower() in _PLACEHOLDERS
+                for part in ref.target_path.split("/") if part not in ("", ".", "..")):
+            # `../foo/bar.md` in a quoted example, `path/to/file.md`: no file meant.
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PLACEHOLDER)
+        if located.status is Status.DANGLING_PATH and ref.evidence.prose \
+                and not self._confirmed(ref, located):
+            # A path named in a sentence is a reference only where the workspace
+            # says so: its folder is there, or a link names the same path.
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.PROSE_UNCONFIRMED)
+        if located.status is Status.DANGLING_PATH and _FEED.search(ref.target_path) \
+                and self._renderer(ref) is not None:
+            # A site's feed or sitemap, which its build writes (knative's mkdocs rss
+            # plugin: `blog/feed_rss_created.xml`; Hugo's `index.xml`).
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.BUILT_PAGE)
+        if located.status is Status.DANGLING_PATH and ref.target_path.lower().endswith(PAGES):
+            # An HTML page that is no file here is a page of generated documentation
+            # (rustdoc's `../tokio/runtime/struct.Builder.html`, docutils' `cf.
+            # config.html#stylesheet-path`): 26 false AC105/AC103 in tokio alone.
+            return Resolution(ref, Status.EXTERNAL, unchecked=Unchecked.HTML_PAGE)
+        return located
+
+    def _folder_fragment(self, ref: Reference, located: tuple[FileId, ...]) -> Resolution:
+        """A fragment of the page a folder shows, where the located paths are folders."""
+        site = self._renderer(ref)
+        if site is None and (ref.name or "").lower() == "readme":
+            # GitHub's own anchor: the README box below a folder's listing.
+            return Resolution(ref, Status.RESOLVED, files=located)
+        stem = posixpath.splitext(posixpath.basename(ref.path))[0].lower()
+        if site is not None and site.renderer in (MKDOCS, HUGO) and ref.relative \
+                and (ref.target_path or "").strip() in ("", ".", "./") \
+                and stem not in ("index", "_index", "readme"):
+            # MkDocs and Hugo serve `tls/overview.md` at `tls/overview/`: its `./#x`
+            # is its own fragment (traefik's docs: 4 such links).
+            return self._in_files(ref, ((ref.repo, ref.path),))
+        # (A folder with no README, served as a web page: its index.html, as lychee
+        # and any static server read `sub_dir/#x`.)
+        pages: tuple[str, ...] = (*_DIR_PAGES_GITHUB, "index.html") if site is None else \
+            (*_DIR_PAGES_SITE, "index.html") if site is not ANY_SITE else ()
+        if site is not None and site.languages:  # a Hugo section's `_index.en.md`
+            named = self.index.name_languages(ref.repo)
+            pages += tuple(f"{stem}.{language}.md" for language in site.languages if language in named
+                           for stem in ("_index", "index"))
+        shown = [(repo, f"{path}/{page}" if path else page) for repo, path in located for page in pages]
+        page_of = next((f for f in shown if f[1] in self.index.snapshots[f[0]].paths), None)
+        if page_of is None and site is not ANY_SITE and all(
+                path and (site is None or path != site.root) for _, path in located):
+            # A folder that shows no page has no ids: GitHub's listing has none
+            # but its README box's, a site's folder with no index is no page. (A
+            # site's home, `/#v060`, may be its theme's, built with no file.)
+            return Resolution(ref, Status.DANGLING, files=located)
+        if page_of is None:
+            return Resolution(ref, Status.RESOLVED, files=located, unchecked=Unchecked.FOLDER_FRAGMENT)
+        return self._in_files(ref, (page_of,))
 
     def _built_elsewhere(self, ref: Reference, site: Site) -> bool:
         """Whether a link leads into a folder of URLs its site builds from files the repo
