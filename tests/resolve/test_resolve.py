@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from anchorcheck.resolve.workspace_index import _FilesByName
+from anchorcheck.resolve.snapshot_files import _FilesByName
 
 _PARTS = st.sampled_from(["a", "b", "a.py", "ba.py", "x.y", "Makefile", "a\nb", "", "é.md", "py"])
 _PATHS = st.lists(st.lists(_PARTS, min_size=1, max_size=4).map("/".join), max_size=12).map(
