@@ -50,7 +50,7 @@ class IndexedRepo:
     commit: str
     snapshot: SnapshotIndex
     removals: RemovalTable
-    defined: frozenset[str]  # every name defined at the commit (AC203), see history.defined_names
+    defined: frozenset[str]  # every name defined at the commit (AC203), see definition_shapes.defined_names
     source: str  # the index file, for messages
 
 

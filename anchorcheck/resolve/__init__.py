@@ -8,9 +8,11 @@ locations.py the files a path names, pages.py the pages and URLs of a site,
 fragments.py a heading or fragment in those files, names.py a name anywhere (quoted
 headings, Notes), resolver_base.py what the parts share;
 graph.py builds the networkx graph; verify.py checks claims against the files they
-name; history.py reads AC203's removal events from git history; moved.py finds a
-moved repo's last name-search entry and the files changed since; notes_profile.py is
-GHC's lint-notes, reproduced.
+name; history.py reads AC203's removal events from git history (the events of a
+log's diffs in definition_events.py, what a definition looks like in
+definition_shapes.py, which candidates are still defined in defined_among.py);
+moved.py finds a moved repo's last name-search entry and the files changed since;
+notes_profile.py is GHC's lint-notes, reproduced.
 
 May import: index, config, extract, git, model, and the helpers at the package's top.
 """

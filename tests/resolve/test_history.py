@@ -20,11 +20,11 @@ from anchorcheck.git.repo import GitError, GitRepo, NameSearch
 from anchorcheck.git.repobuilder import commit, init_repo
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.plan import extract_options
-from anchorcheck.resolve.history import (
+from anchorcheck.resolve.defined_among import DefinedAmong
+from anchorcheck.resolve.definition_shapes import (
     _DEFINITION_PERL,
     _DEFINITION_POSIX,
     _IDENT,
-    _DefinedAmong,
     defined_names,
     names_defined_in,
 )
@@ -53,9 +53,9 @@ _FILES: dict[str, str | bytes] = {
 
 
 def _defined_among(*args: Any) -> set[str]:
-    """_DefinedAmong's answer, through a search of its own (as RemovedMentions makes)."""
+    """DefinedAmong's answer, through a search of its own (as RemovedMentions makes)."""
     search = NameSearch(READ_PATHSPECS)
-    asked = _DefinedAmong(*args, search)
+    asked = DefinedAmong(*args, search)
     search.start()
     try:
         return asked.result()
@@ -140,7 +140,7 @@ def _log_text(git: GitRepo, commit: str, depth: int) -> str:
 
 def _removals(git: GitRepo, commit: str, depth: int) -> dict[str, Any]:
     """The removal table read from the whole log, here (no thread, no cache)."""
-    from anchorcheck.resolve.history import removals_in_log
+    from anchorcheck.resolve.definition_events import removals_in_log
 
     return removals_in_log(_log_text(git, commit, depth), "r")
 
@@ -185,10 +185,10 @@ _LINE_BITS = st.sampled_from(["def ", "class ", "x", "name", "Name", " = ", "=="
 @example(lines=["data $n", "var xname"], name="n")
 @example(lines=["  name = 1", "name== 2", "xdef name"], name="name")
 def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str], name: str) -> None:
-    """_DefinedAmong asks name by name, only the lines holding it, stopping at a
+    """DefinedAmong asks name by name, only the lines holding it, stopping at a
     definition: the same answer as names_defined_in over all the lines joined (its
     matches never span lines)."""
-    from anchorcheck.resolve.history import _defining_line
+    from anchorcheck.resolve.defined_among import _defining_line
 
     joined = "\n".join(lines)
     assert (_defining_line(name, joined) >= 0) == (name in names_defined_in(joined))
@@ -198,7 +198,7 @@ def test_a_name_is_defined_on_the_lines_as_in_their_joined_text(lines: list[str]
                                      "interface", "type", "data", "newtype", "macro", "module", "const",
                                      "let", "var"])
 def test_a_name_after_any_keyword_mid_line_is_defined(keyword: str) -> None:
-    from anchorcheck.resolve.history import _defining_line
+    from anchorcheck.resolve.defined_among import _defining_line
 
     line = f"x = 1; {keyword} \t name"
     assert "name" in names_defined_in(line)
@@ -258,7 +258,7 @@ def test_after_a_repo_moved_the_others_are_asked_only_what_it_no_longer_defines(
 
 def _asking(gits: dict[str, GitRepo], names: list[str], cache: BlobCache | None) -> tuple[
         set[str], list[tuple[str, list[str], tuple[str, ...]]]]:
-    """_DefinedAmong's answer at every repo's HEAD, and the searches it started: (repo,
+    """DefinedAmong's answer at every repo's HEAD, and the searches it started: (repo,
     names, pathspecs), through a spy on the real searches."""
     from unittest import mock
 
@@ -307,7 +307,7 @@ def test_a_moved_repo_is_asked_again_only_in_its_changed_files(tmp_path: Path) -
 
 
 def test_the_files_kept_for_a_name_are_all_only_when_every_line_naming_it_was_read() -> None:
-    from anchorcheck.resolve.history import _FILES_KEPT, _LINES_FURTHER, _Lines
+    from anchorcheck.resolve.defined_among import _FILES_KEPT, _LINES_FURTHER, _Lines
 
     def lines(uses: int, defining: int) -> _Lines:
         out = [("a.py", 1, "def name(): pass")]
@@ -328,7 +328,7 @@ def test_the_files_kept_for_a_name_are_all_only_when_every_line_naming_it_was_re
 def test_a_minified_line_is_read_as_the_names_it_defines() -> None:
     """A line past _LONG_LINE (a minified bundle) is matched once, and answers as the
     whole line would: a name it defines, not one it only uses or holds inside another."""
-    from anchorcheck.resolve.history import _LONG_LINE, _Lines
+    from anchorcheck.resolve.defined_among import _LONG_LINE, _Lines
 
     bundle = "!function(){var used=1;" + "used();" * (_LONG_LINE // 7) + "function show(e){return e}}();"
     lines = _Lines([("min.js", 1, bundle), ("app.py", 3, "def shown(): pass"), ("b.js", 1, "var late = 2;")])
@@ -429,13 +429,14 @@ def test_removals_read_from_the_whole_log_are_those_read_line_by_line(
     is removed when in every file its newest commit's events there add nothing, and
     the newest such removal is named."""
     from anchorcheck.extract.languages import language_of
-    from anchorcheck.resolve.history import _KEYWORDS, Removal, removals_in_log
+    from anchorcheck.resolve.definition_events import Removal, removals_in_log
+    from anchorcheck.resolve.definition_shapes import KEYWORDS
 
     log = _patch_log(commits)
     # A keyword on a comment line (after its sign: blanks, then #, //, /*, *, --, ; or {-)
     # is prose, not a definition.
     event = re.compile(rf"^(?P<sign>[-+])(?:(?!\s*(?:#|//|/\*|\*|--|;|\{{-)).*?\b"
-                       rf"{_KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)"
+                       rf"{KEYWORDS.replace('(', '(?:', 1)}\s+(?P<a>[A-Za-z_$][\w$]*)"
                        r"(?![\w$])|(?P<b>[A-Za-z_][A-Za-z0-9_]*)\s*(?:=[^=]|::))")
     # (name, path) -> the signs of its events in the newest commit that has any there
     newest: dict[tuple[str, str], tuple[int, str, str, set[str]]] = {}
@@ -520,7 +521,7 @@ def test_the_patch_log_keeps_its_shape_whatever_the_users_diff_config(tmp_path: 
 @example(lines=["+NAME = 1"], trailing=False)
 @example(lines=["+function run", "-fn x", "---def no", "+++type no"], trailing=False)
 def test_events_are_those_the_one_pattern_finds(lines: list[str], trailing: bool) -> None:
-    from anchorcheck.resolve.history import _EVENT, _events
+    from anchorcheck.resolve.definition_events import _EVENT, _events
 
     diff = "\n".join(lines) + ("\n" if trailing else "")
     expected = [(m.start(), m.group("a") or m.group("b"), m.group("b") is not None) for m in _EVENT.finditer(diff)]
@@ -582,7 +583,7 @@ def test_a_name_is_removed_only_when_every_file_that_defined_it_lost_it(tmp_path
     assert set(table) == {"twice"}
     assert (table["twice"].subject, table["twice"].path) == ("drop twice from c", "c.hs")
     # One event per name and file and commit: the retyping adds `rewritten` to a.hs.
-    from anchorcheck.resolve.history import commit_events
+    from anchorcheck.resolve.definition_events import commit_events
 
     events = {subject: found for subject, found in commit_events(_log_text(git, head, 10)).values()}
     assert events["retype rewritten"] == [("rewritten", "+", "a.hs")]

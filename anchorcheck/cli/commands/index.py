@@ -26,7 +26,8 @@ def index_cmd(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...]
     from anchorcheck.check.index_file import IndexedRepo, write_index
     from anchorcheck.git.repo import GitRepo
     from anchorcheck.index.crawl import crawl
-    from anchorcheck.resolve.history import defined_names, repo_removals
+    from anchorcheck.resolve.definition_shapes import defined_names
+    from anchorcheck.resolve.history import repo_removals
 
     ws = _workspace(config, repos, refs)
     unknown = [n for n in names if ws.repo(n) is None]
