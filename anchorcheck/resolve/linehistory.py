@@ -27,7 +27,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from anchorcheck.config.workspace import Workspace
@@ -164,6 +164,12 @@ def _start_walk(pool: ThreadPoolExecutor, g: GitRepo, seen: str, now: str, path:
     return pool.submit(g.commits_between, seen, now), pool.submit(g.lines_since, seen, now, path, first, last)
 
 
+# A citing file's blames: its repo's git and checked commit, the file, its claims on
+# their own repo (blamed for where their line came in) and those on another repo whose
+# line's writer is not stored (blamed for who wrote it).
+_Job = tuple[GitRepo, str, str, list[Resolution], list[Resolution]]
+
+
 def _walked(
     index: WorkspaceIndex, claims: Sequence[Resolution], depth: int, keys: dict[int, str],
     stored: Mapping[str, Any], stored_walks: Mapping[str, Any], git: _GitOf, cancelled: Callable[[], bool],
@@ -179,53 +185,102 @@ def _walked(
     older than the walk's cap has no answer. Each walk starts as soon as its start is
     known, unless it is stored. Then the claims on their own repo whose lines moved or
     changed are blamed, to name the commit that wrote them."""
-    by_file: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
-    for res in claims:
-        by_file[(res.reference.repo, res.reference.path)].append(res)
     origins = {id(r): BlameLine(*stored[keys[id(r)]]) for r in claims if keys[id(r)] in stored}
     # (A line stored as written before the cap has no answer, whatever git says now.)
     live = [r for r in claims if not (id(r) in origins and origins[id(r)].boundary)]
+    jobs = _blame_jobs(index, claims, live, origins, git)
+    with ThreadPoolExecutor(_AT_ONCE) as pool:
+        walking = _Walking(index, depth, keys, stored_walks, git, cancelled, pool, origins)
+        since = walking.came_in(jobs)
+        walking.seen_elsewhere(live)
+        done = {} if cancelled() else {key: [] if count.result() > depth else lines.result()
+                                       for key, (count, lines) in walking.walks.items()}
+        found_lines = walking.found_lines(live, done)
+        walking.name_writers(live, found_lines, since)
+    out: dict[int, tuple[Written, list[BlameLine]]] = {}
+    for r in live:
+        origin = origins.get(id(r))
+        if origin is not None and not origin.boundary and id(r) in found_lines:
+            out[id(r)] = (Written(origin.commit, walking.seen[id(r)]), found_lines[id(r)])
+    walked = {key: (index.snapshots[r.files[0][0]].commit, done[key]) for r in live
+              if (key := walking.walk_of.get(id(r))) is not None and key in done}
+    return out, walking.new, walked
+
+
+def _own(res: Resolution) -> bool:
+    """Whether a claim cites a file of its own repo."""
+    return res.files[0][0] == res.reference.repo
+
+
+def _blame_jobs(
+    index: WorkspaceIndex, claims: Sequence[Resolution], live: Sequence[Resolution],
+    origins: Mapping[int, BlameLine], git: _GitOf,
+) -> list[_Job]:
+    """The citing files to blame for the claims still `live` (_Job), one per file."""
+    by_file: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
+    for res in claims:
+        by_file[(res.reference.repo, res.reference.path)].append(res)
     alive = {id(r) for r in live}
-
-    def own(res: Resolution) -> bool:
-        return res.files[0][0] == res.reference.repo
-
-    jobs: list[tuple[GitRepo, str, str, list[Resolution], list[Resolution]]] = []
+    jobs: list[_Job] = []
     for (repo, path), group in by_file.items():
         g = git(repo)
         group = [r for r in group if id(r) in alive]
-        merged = [r for r in group if own(r)]
-        blamed = [r for r in group if not own(r) and id(r) not in origins]
+        merged = [r for r in group if _own(r)]
+        blamed = [r for r in group if not _own(r) and id(r) not in origins]
         if g is not None and (merged or blamed):
             jobs.append((g, index.snapshots[repo].commit, path, merged, blamed))
-    new: dict[str, BlameLine] = {}
-    seen: dict[int, str] = {}
-    walk_of: dict[int, str] = {}  # a claim's walk, by key
-    walks: dict[str, _Started] = {}
+    return jobs
 
-    def walk(res: Resolution) -> None:  # from where its lines were seen, stored or started
+
+@dataclass(frozen=True, slots=True)
+class _Walking:
+    """The walk's thread at work (_walked): what it was given, its pool, and what git
+    has said so far: where each claim's line was written (`origins`; `new`, the answers
+    to store), where its lines were seen then (`seen`), and the walks from there
+    (`walk_of`, each claim's key; `walks`, those under way, by key)."""
+
+    index: WorkspaceIndex
+    depth: int
+    keys: dict[int, str]
+    stored_walks: Mapping[str, Any]
+    git: _GitOf
+    cancelled: Callable[[], bool]
+    pool: ThreadPoolExecutor
+    origins: dict[int, BlameLine]
+    new: dict[str, BlameLine] = field(default_factory=dict)
+    seen: dict[int, str] = field(default_factory=dict)
+    walk_of: dict[int, str] = field(default_factory=dict)  # a claim's walk, by key
+    walks: dict[str, _Started] = field(default_factory=dict)
+
+    def walk(self, res: Resolution) -> None:  # from where its lines were seen, stored or started
+        index, git, seen, walks = self.index, self.git, self.seen, self.walks
         repo, path = res.files[0]
         now = index.snapshots[repo].commit
         g = git(repo)
-        if g is None or seen[id(res)] == now or cancelled():
+        if g is None or seen[id(res)] == now or self.cancelled():
             return
         assert res.reference.lines is not None
-        key = walk_of[id(res)] = _walk_key(index, res, seen[id(res)])
-        if key not in stored_walks and key not in walks:
-            walks[key] = _start_walk(pool, g, seen[id(res)], now, path, *res.reference.lines)
+        key = self.walk_of[id(res)] = _walk_key(index, res, seen[id(res)])
+        if key not in self.stored_walks and key not in walks:
+            walks[key] = _start_walk(self.pool, g, seen[id(res)], now, path, *res.reference.lines)
 
-    def place(found: Mapping[int, BlameLine], commit: str, blamed: Sequence[Resolution]) -> None:
+    def place(self, found: Mapping[int, BlameLine], commit: str, blamed: Sequence[Resolution]) -> None:
+        """Where each blamed claim's line was written, as `found` (a blame at `commit`) says."""
         for r in blamed:
             line = found.get(r.reference.line)
             if line is None:
                 continue
-            origins[id(r)] = line
+            self.origins[id(r)] = line
             # Not stored for the checked commit's own lines: a work tree's commit is
             # made up, and the same file committed later was written by that commit.
             if line.commit != commit:
-                new[keys[id(r)]] = line
+                self.new[self.keys[id(r)]] = line
 
-    with ThreadPoolExecutor(_AT_ONCE) as pool:
+    def came_in(self, jobs: Sequence[_Job]) -> dict[tuple[str, str], str | None]:
+        """Blame the citing files: the claims on their own repo are seen where their line
+        came in, and walked from there; the others' lines placed (who wrote them). Gives
+        where each blame stopped, by git directory and commit."""
+        pool, depth = self.pool, self.depth
         # Where each blame stops (one per repo and commit), then every blame at once.
         starts = {(g.git_dir, commit): pool.submit(g.ancestor, commit, depth) for g, commit, *_ in jobs}
         since = {key: start.result() for key, start in starts.items()}
@@ -239,11 +294,16 @@ def _walked(
             for r in merged:
                 line = found.get(r.reference.line)
                 if line is not None and not line.boundary:
-                    seen[id(r)] = line.commit
-                    walk(r)
+                    self.seen[id(r)] = line.commit
+                    self.walk(r)
         for (_, commit, _, _, blamed), (_, written) in zip(jobs, blames, strict=True):
             if written is not None:
-                place(written.result(), commit, blamed)
+                self.place(written.result(), commit, blamed)
+        return since
+
+    def seen_elsewhere(self, live: Sequence[Resolution]) -> None:
+        """Where the claims on another repo were seen, and their walks from there."""
+        index, git, origins, pool = self.index, self.git, self.origins, self.pool
         # Another repo's claims: its last commit by the time the citing line was written
         # (a line of the checked commit itself was written against the cited repo as it
         # was then; a work tree's, against it as it is: that commit's time is 0).
@@ -251,7 +311,7 @@ def _walked(
         others = []
         for r in live:
             origin, repo = origins.get(id(r)), r.files[0][0]
-            if not own(r) and origin is not None and not origin.boundary and (g := git(repo)) is not None:
+            if not _own(r) and origin is not None and not origin.boundary and (g := git(repo)) is not None:
                 others.append(r)
                 asks[(repo, origin.time)] = g
         answers: dict[tuple[str, int], str | None] = dict(zip(asks, pool.map(
@@ -268,26 +328,38 @@ def _walked(
                                    r.reference.lines[1])
         for r, answer in zip(others, pool.map(holding, others), strict=True):
             if answer is not None:
-                seen[id(r)] = answer
-                walk(r)
-        done = {} if cancelled() else {key: [] if count.result() > depth else lines.result()
-                                       for key, (count, lines) in walks.items()}
+                self.seen[id(r)] = answer
+                self.walk(r)
+
+    def found_lines(
+        self, live: Sequence[Resolution], done: Mapping[str, list[BlameLine]],
+    ) -> dict[int, list[BlameLine]]:
+        """Where each walked claim's lines went: its walk's answer, made now (`done`) or stored."""
+        stored_walks = self.stored_walks
         found_lines: dict[int, list[BlameLine]] = {}
         for r in live:
-            key = walk_of.get(id(r))
+            key = self.walk_of.get(id(r))
             if key is None:
                 continue
-            now = index.snapshots[r.files[0][0]].commit
+            now = self.index.snapshots[r.files[0][0]].commit
             if key in done:
                 found_lines[id(r)] = done[key]
             elif key in stored_walks:
                 found_lines[id(r)] = [BlameLine(*row)._replace(commit=now) if row[0] == _STANDING
                                       else BlameLine(*row) for row in stored_walks[key]]
+        return found_lines
+
+    def name_writers(
+        self, live: Sequence[Resolution], found_lines: Mapping[int, list[BlameLine]],
+        since: Mapping[tuple[str, str], str | None],
+    ) -> None:
+        """Place the lines of the claims on their own repo that have something to say."""
+        index, git, origins, pool = self.index, self.git, self.origins, self.pool
         # The claims on their own repo with something to say, and no stored origin:
         # the commit that wrote each one's line, by one `git blame` per citing file.
         unnamed: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
         for r in live:
-            if own(r) and id(r) in found_lines and id(r) not in origins and _says_something(
+            if _own(r) and id(r) in found_lines and id(r) not in origins and _says_something(
                     r, index.snapshots[r.files[0][0]].commit, found_lines[id(r)]):
                 unnamed[(r.reference.repo, r.reference.path)].append(r)
         named = []
@@ -298,15 +370,7 @@ def _walked(
                                                          [r.reference.line for r in group],
                                                          since.get((g.git_dir, commit)))))
         for commit, group, blame in named:
-            place(blame.result(), commit, group)
-    out: dict[int, tuple[Written, list[BlameLine]]] = {}
-    for r in live:
-        origin = origins.get(id(r))
-        if origin is not None and not origin.boundary and id(r) in found_lines:
-            out[id(r)] = (Written(origin.commit, seen[id(r)]), found_lines[id(r)])
-    walked = {key: (index.snapshots[r.files[0][0]].commit, done[key]) for r in live
-              if (key := walk_of.get(id(r))) is not None and key in done}
-    return out, new, walked
+            self.place(blame.result(), commit, group)
 
 
 def _says_something(res: Resolution, now: str, lines: list[BlameLine]) -> bool:
