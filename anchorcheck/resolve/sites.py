@@ -30,6 +30,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from anchorcheck.resolve.routes import JekyllConfig, hugo_permalinks, read_structured
 
@@ -226,9 +227,6 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
     cannot be read), `dirs` its directories."""
     found: list[Site] = []
     known = paths if isinstance(paths, AbstractSet) else frozenset(paths)
-
-    def _holds(path: str) -> bool:
-        return path in dirs or path in known
     for config in candidates(known):
         where = posixpath.dirname(config)
         base = posixpath.basename(config)
@@ -237,40 +235,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             site_dir = posixpath.dirname(vuepress)
             found.append(Site(VUEPRESS, site_dir, config, static=(_join(vuepress, "public"),)))
         elif _VITEPRESS_CONFIG.search(config):
-            split = where.endswith("/config")
-            vitepress = posixpath.dirname(where) if split else where
-            site_dir = posixpath.dirname(vitepress)  # the folder holding .vitepress/
-            scripts = (".js", ".ts", ".mjs", ".mts", ".cjs", ".cts")
-            texts = [read(p) or "" for p in sorted(known) if posixpath.dirname(p) == where
-                     and p.endswith(scripts)] if split else [read(config) or ""]
-            script = "\n".join(texts)
-            src = _value(_JS_KEY, "srcDir", script)
-            # markdown-it-attrs' delimiters, when the config changes them (pinia's
-            # `%{` and `}%`: `### StateTree %{#statetree}%`).
-            left, right = _value(_JS_KEY, "leftDelimiter", script), _value(_JS_KEY, "rightDelimiter", script)
-            found.append(Site(VITEPRESS, _join(site_dir, src), config,
-                              attrs=(left or "{", right or "}") if left or right else None,
-                              checks_links=_IGNORE_DEAD_LINKS.search(script) is None))
+            _add_vitepress_site(config, where, read, known, found)
         elif base.startswith("mkdocs"):
-            text = _mkdocs_config(config, read, known)
-            if text is None:
-                continue
-            docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
-            tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
-            strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
-            blog = "" if not text or _MKDOCS_BLOG.search(text) is None or "post_url_" in text \
-                else _value(_YAML_KEY, "blog_dir", text) or "blog"
-            same = next((i for i, s in enumerate(found)
-                         if s.renderer == MKDOCS and s.root == _join(where, docs)), None)
-            if same is not None:
-                # Another config's build of the same folder (textual's mkdocs-offline.yml
-                # and mkdocs-online.yml, mkdocs.insiders.yml): a page is served by either,
-                # so what either build adds holds (the online build's blog).
-                found[same] = replace(found[same], blog_dir=found[same].blog_dir or blog.strip("./"),
-                                      redirects={**_redirects(text), **found[same].redirects})
-                continue
-            found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
-                              checks_links=strict, blog_dir=blog.strip("./")))
+            _add_mkdocs_site(config, where, read, known, found)
         elif base == "config.toml" and _join(where, "content") in dirs and _ZOLA.search(read(config) or ""):
             found.append(Site(ZOLA, _join(where, "content"), config, static=(_join(where, "static"),)))
         elif base == "index.html":
@@ -288,161 +255,9 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             found.append(Site(HEXO, _join(where, "source"), config))  # (a Hexo blog's, not Jekyll's)
         elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs) \
                 or (base.startswith("config.") and _HUGO_CONFIG_DIR.search(config)):
-            files = {config: read(config) or ""}
-            if _HUGO_CONFIG_DIR.search(config):
-                # Hugo's config directory (opentelemetry.io's config/_default/hugo.yaml):
-                # the site is the folder holding config/, configured by every file in
-                # _default/ (module.yaml's mounts, languages.toml, permalinks.yaml); another
-                # environment's folder (config/production/) only overrides.
-                if posixpath.basename(where) != "_default":
-                    continue
-                files.update((p, read(p) or "") for p in sorted(known) if posixpath.dirname(p) == where)
-                where = posixpath.dirname(posixpath.dirname(where))
-            text = "\n".join(files.values())
-            settings = read_structured(config, files[config])
-            permalinks = hugo_permalinks(settings)
-            default = str(settings.get("defaultContentLanguage") or "en").lower()
-            languages = {default}
-            languages.update(str(k).lower() for k in _mapping(settings.get("languages")))
-            for name, data in files.items():  # (a config directory's permalinks.yaml is that table)
-                if posixpath.basename(name).startswith("permalinks."):
-                    permalinks.update(hugo_permalinks({"permalinks": read_structured(name, data)}))
-                elif posixpath.basename(name).startswith("languages."):
-                    languages.update(str(k).lower() for k in read_structured(name, data))
-                elif name != config:
-                    table = _mapping(read_structured(name, data).get("languages"))
-                    languages.update(str(k).lower() for k in table)
-            syntax = _TOML_KEY if base.endswith(".toml") else _JS_KEY if base.endswith(".json") else _YAML_KEY
-            if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
-                continue  # a config.toml beside content/ that is no Hugo site's
-            served = _value(syntax, "staticDir", text) or "static"
-            # Its themes' static folders are served at the root too (buildpacks.io's
-            # /images/ are themes/buildpacks/static/images/).
-            theme = settings.get("theme")
-            themes = [theme] if isinstance(theme, str) else [t for t in theme if isinstance(t, str)] \
-                if isinstance(theme, list) else []
-            statics = (_join(where, served), *(_join(where, f"themes/{t}/static") for t in themes))
-            # Its link render hook, its own or its theme's (`themes/x/layouts/...`).
-            hooks = "".join(read(p) or "" for p in sorted(known) if p.endswith("/_markup/render-link.html")
-                            and (not where or p.startswith(where + "/")) and "/layouts/" in f"/{p}")
-            # Mounts into the content from what the repo does not hold: built pages.
-            mounts = _HUGO_MOUNT.findall(text)
-            outside = tuple(sorted({target.removeprefix("content/") for source, target in mounts
-                                    if target.startswith("content/") and not _holds(_join(where, source))}))
-            pages = tuple((target.removeprefix("content/"), _join(where, source)) for source, target in mounts
-                          if target.startswith("content/") and _join(where, source) in known)
-            # Without a hook of its own, a multilingual site on one host gets Hugo's
-            # embedded one (`renderHooks.link.useEmbedded`, "auto" by default), which
-            # looks a link up with GetPage, from the page then the content root (kueue's
-            # `docs/tasks/run/multikueue/deployment` from docs/concepts/multikueue.md).
-            language_tables = {str(code).lower(): t for code, t in _mapping(settings.get("languages")).items()
-                               if isinstance(t, Mapping)}
-            tables = list(language_tables.values())
-            one_host = not any("baseURL" in t or "baseurl" in t for t in tables)
-            embedded = not hooks and len(tables) > 1 and one_host and _USE_EMBEDDED_HOOK.search(text) is None
-            hugo = functools.partial(Site, HUGO, config=config, static=statics, mounted_pages=pages,
-                                     built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
-                                     hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
-                                     get_page="GetPage" in hooks or embedded,
-                                     link_hook=bool(hooks) or embedded,
-                                     languages=(default, *sorted(languages - {default})),
-                                     term_ids=_TERM_IDS.search(text) is not None,
-                                     heading_ids=(m.group(1).lower() if (m := _HEADING_ID_TYPE.search(text))
-                                                  else ""))
-            # Its content folders: the folders its module mounts as content (which
-            # replace the default), else each language's `contentDir` (glossary's
-            # content/en, content/bn, ...), else `content`.
-            mounted = [source for source, target in mounts if target == "content"]
-            folders = mounted or _HUGO_CONTENT_DIR.findall(text) or ["content"]
-            # A language's own content folder is served under its code, lower-cased
-            # (kueue's `[languages.zh-CN] contentDir = "content/zh-CN"`: /zh-cn/docs/),
-            # the default language's at the root unless defaultContentLanguageInSubdir.
-            in_subdir = settings.get("defaultContentLanguageInSubdir") is True
-            prefixes = {str(table.get("contentDir")).strip("/"): code
-                        for code, table in language_tables.items()
-                        if table.get("contentDir") and (in_subdir or code != default)}
-            for folder in dict.fromkeys(folders):
-                found.append(hugo(_join(where, folder), base_url=prefixes.get(folder.strip("/"), "")))
-            # A folder of the repo mounted into the content is its pages under that URL
-            # (gateway-api's site/hugo.toml mounts `../geps` at `content/geps`: the GEPs
-            # are the site's /geps/ pages, and link its /docs/ pages so).
-            # (Not a content folder's part mounted again, opentelemetry.io's
-            # `content/en/docs` at `content/docs` for each language, nor one file.)
-            content_roots = [_join(where, folder) for folder in folders]
-            for source, target in mounts:
-                sub, held = target.removeprefix("content/"), _join(where, source)
-                if target.startswith("content/") and sub and _holds(held) and held in dirs \
-                        and not any(held == r or held.startswith(r + "/") for r in content_roots):
-                    found.append(hugo(held, base_url=sub))
-            # A content folder a build script fills with a copy of a top-level folder of
-            # the repo, and .gitignore names (cortex's website/content/en/docs, from
-            # docs/ by tools/website/web-pre.sh): that folder's pages are the site's.
-            ignores = read(".gitignore") if ".gitignore" in known else None  # (read once)
-            for root in content_roots:
-                for sub in _ignored_under(root, ignores):
-                    name = sub.rpartition("/")[2]
-                    if name in dirs and name != where and not any(s.root == name for s in found):
-                        found.append(hugo(name, base_url=sub))
+            _add_hugo_sites(config, where, base, read, known, dirs, found)
         elif base.startswith("docusaurus.config."):
-            text = read(config) or ""
-            broken = _value(_JS_KEY, "onBrokenLinks", text)
-            throws = broken is None or broken == "throw"  # (Docusaurus 3's default: throw)
-            # Its docs and blog plugins' folders and URL bases (redux's docs are
-            # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
-            static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
-            # Every folder of this site: its config, static folders and build's link check.
-            docusaurus = functools.partial(Site, DOCUSAURUS, config=config, static=static,
-                                           checks_links=throws)
-            roots = {}  # the docs and blog plugins' folders, which locales translate
-            for folder, base_url in (("docs", "docs"), ("blog", "blog")):
-                options = _js_block(text, folder)
-                options = _top_level(options) if options else None
-                path = _value(_JS_KEY, "path", options) if options else None
-                route = _value(_JS_KEY, "routeBasePath", options) if options else None
-                base = (route if route is not None else base_url).strip("/")
-                roots[folder] = _join(where, path or folder)
-                versions = _json_strings(read(_join(where, "versions.json"))) if folder == "docs" else []
-                # (With versions, the current docs are `next`, unless `lastVersion` says so.)
-                current = ("/".join(p for p in (base, "next") if p),) if versions else ()
-                found.append(docusaurus(roots[folder], base_url=base, aliases=current))
-                if folder == "docs":
-                    # Versioned docs: `versioned_docs/version-7.2/` beside the config,
-                    # built when versions.json lists it (react-redux keeps old versions'
-                    # folders it no longer builds: GitHub shows those), served under the
-                    # version's name (links within one version are relative: the prefix
-                    # only needs to be the same for all its pages).
-                    for name in versions:
-                        version = _join(where, f"versioned_docs/version-{name}")
-                        if version in dirs:
-                            url = "/".join(p for p in (base, name) if p)
-                            found.append(docusaurus(version, base_url=url))
-            # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
-            # at `routeBasePath: 'pnpr'`).
-            for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
-                options = _top_level(_braced(text, m.end()))
-                path = _value(_JS_KEY, "path", options)
-                if path:
-                    route = _value(_JS_KEY, "routeBasePath", options)
-                    found.append(docusaurus(_join(where, path),
-                                            base_url=(route if route is not None else "docs").strip("/")))
-            found.append(docusaurus(_join(where, "src/pages")))
-            # Translations (`i18n/de/docusaurus-plugin-content-docs/version-3/`): a
-            # locale's copy of a docs or blog folder, built by the same rules.
-            prefix = _join(where, "i18n") + "/"
-            for d in sorted(x for x in dirs if x.startswith(prefix)):
-                local = _DOCUSAURUS_I18N.fullmatch(d[len(prefix):])
-                if local is not None:
-                    plugin, version = local.group("docs") or local.group("blog"), local.group("version")
-                    # (Another docs instance's `-id` folder: which folder it translates is
-                    # that instance's `path`, not matched here.)
-                    source = "" if local.group("id") or local.group("bid") \
-                        else roots[plugin] if version in (None, "current") \
-                        else _join(where, f"versioned_docs/{version}")
-                    url = f"{local.group('locale')}/{plugin}"
-                    # (A locale's current docs: `/zh/docs/next/...` too.)
-                    nexts = (f"{url}/next",) if plugin == "docs" and version in (None, "current") \
-                        and _json_strings(read(_join(where, "versions.json"))) else ()
-                    found.append(docusaurus(d, translates=source, base_url=url, aliases=nexts))
+            _add_docusaurus_sites(config, where, read, dirs, found)
         elif base.startswith("astro.config."):
             public = (_join(where, "public"),)
             found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))
@@ -467,6 +282,257 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
             if "extensions" in text or "sphinx" in text.lower():
                 found.append(Site(SPHINX, where, config))
     return tuple(found)
+
+
+def _add_vitepress_site(config: str, where: str, read: Callable[[str], str | None],
+                        known: AbstractSet[str], found: list[Site]) -> None:
+    """The VitePress site of a `.vitepress/` config (one file, or a folder of them):
+    its pages' folder (`srcDir`), its markdown-it-attrs delimiters, its dead-link check."""
+    split = where.endswith("/config")
+    vitepress = posixpath.dirname(where) if split else where
+    site_dir = posixpath.dirname(vitepress)  # the folder holding .vitepress/
+    scripts = (".js", ".ts", ".mjs", ".mts", ".cjs", ".cts")
+    texts = [read(p) or "" for p in sorted(known) if posixpath.dirname(p) == where
+             and p.endswith(scripts)] if split else [read(config) or ""]
+    script = "\n".join(texts)
+    src = _value(_JS_KEY, "srcDir", script)
+    # markdown-it-attrs' delimiters, when the config changes them (pinia's
+    # `%{` and `}%`: `### StateTree %{#statetree}%`).
+    left, right = _value(_JS_KEY, "leftDelimiter", script), _value(_JS_KEY, "rightDelimiter", script)
+    found.append(Site(VITEPRESS, _join(site_dir, src), config,
+                      attrs=(left or "{", right or "}") if left or right else None,
+                      checks_links=_IGNORE_DEAD_LINKS.search(script) is None))
+
+
+def _add_mkdocs_site(config: str, where: str, read: Callable[[str], str | None],
+                     known: AbstractSet[str], found: list[Site]) -> None:
+    """The MkDocs site of a config (its `docs_dir`, redirects, tabs' slugs, strict
+    build and blog), or what the config adds to the site of a docs folder another
+    config already builds."""
+    text = _mkdocs_config(config, read, known)
+    if text is None:
+        return
+    docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
+    tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
+    strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
+    blog = "" if not text or _MKDOCS_BLOG.search(text) is None or "post_url_" in text \
+        else _value(_YAML_KEY, "blog_dir", text) or "blog"
+    same = next((i for i, s in enumerate(found)
+                 if s.renderer == MKDOCS and s.root == _join(where, docs)), None)
+    if same is not None:
+        # Another config's build of the same folder (textual's mkdocs-offline.yml
+        # and mkdocs-online.yml, mkdocs.insiders.yml): a page is served by either,
+        # so what either build adds holds (the online build's blog).
+        found[same] = replace(found[same], blog_dir=found[same].blog_dir or blog.strip("./"),
+                              redirects={**_redirects(text), **found[same].redirects})
+        return
+    found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
+                      checks_links=strict, blog_dir=blog.strip("./")))
+
+
+def _add_hugo_sites(config: str, where: str, base: str, read: Callable[[str], str | None],
+                    known: AbstractSet[str], dirs: set[str], found: list[Site]) -> None:
+    """A Hugo config's sites: each content folder, and each folder of the repo mounted
+    or copied into the content, served by the same rules (its static folders, link
+    render hook, permalinks, languages, heading ids)."""
+
+    def _holds(path: str) -> bool:
+        return path in dirs or path in known
+    configured = _hugo_config_files(config, where, read, known)
+    if configured is None:
+        return
+    where, files = configured
+    text = "\n".join(files.values())
+    settings = read_structured(config, files[config])
+    permalinks, default, languages = _hugo_permalinks_and_languages(config, settings, files)
+    syntax = _TOML_KEY if base.endswith(".toml") else _JS_KEY if base.endswith(".json") else _YAML_KEY
+    if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
+        return  # a config.toml beside content/ that is no Hugo site's
+    statics = _hugo_statics(where, syntax, text, settings)
+    # Its link render hook, its own or its theme's (`themes/x/layouts/...`).
+    hooks = "".join(read(p) or "" for p in sorted(known) if p.endswith("/_markup/render-link.html")
+                    and (not where or p.startswith(where + "/")) and "/layouts/" in f"/{p}")
+    # Mounts into the content from what the repo does not hold: built pages.
+    mounts = _HUGO_MOUNT.findall(text)
+    outside = tuple(sorted({target.removeprefix("content/") for source, target in mounts
+                            if target.startswith("content/") and not _holds(_join(where, source))}))
+    pages = tuple((target.removeprefix("content/"), _join(where, source)) for source, target in mounts
+                  if target.startswith("content/") and _join(where, source) in known)
+    # Without a hook of its own, a multilingual site on one host gets Hugo's
+    # embedded one (`renderHooks.link.useEmbedded`, "auto" by default), which
+    # looks a link up with GetPage, from the page then the content root (kueue's
+    # `docs/tasks/run/multikueue/deployment` from docs/concepts/multikueue.md).
+    language_tables = {str(code).lower(): t for code, t in _mapping(settings.get("languages")).items()
+                       if isinstance(t, Mapping)}
+    tables = list(language_tables.values())
+    one_host = not any("baseURL" in t or "baseurl" in t for t in tables)
+    embedded = not hooks and len(tables) > 1 and one_host and _USE_EMBEDDED_HOOK.search(text) is None
+    hugo = functools.partial(Site, HUGO, config=config, static=statics, mounted_pages=pages,
+                             built_urls=outside, permalinks=tuple(sorted(permalinks.items())),
+                             hook_destinations=tuple(sorted(set(_HOOK_LITERAL.findall(hooks)))),
+                             get_page="GetPage" in hooks or embedded,
+                             link_hook=bool(hooks) or embedded,
+                             languages=(default, *sorted(languages - {default})),
+                             term_ids=_TERM_IDS.search(text) is not None,
+                             heading_ids=(m.group(1).lower() if (m := _HEADING_ID_TYPE.search(text))
+                                          else ""))
+    # Its content folders: the folders its module mounts as content (which
+    # replace the default), else each language's `contentDir` (glossary's
+    # content/en, content/bn, ...), else `content`.
+    mounted = [source for source, target in mounts if target == "content"]
+    folders = mounted or _HUGO_CONTENT_DIR.findall(text) or ["content"]
+    # A language's own content folder is served under its code, lower-cased
+    # (kueue's `[languages.zh-CN] contentDir = "content/zh-CN"`: /zh-cn/docs/),
+    # the default language's at the root unless defaultContentLanguageInSubdir.
+    in_subdir = settings.get("defaultContentLanguageInSubdir") is True
+    prefixes = {str(table.get("contentDir")).strip("/"): code
+                for code, table in language_tables.items()
+                if table.get("contentDir") and (in_subdir or code != default)}
+    for folder in dict.fromkeys(folders):
+        found.append(hugo(_join(where, folder), base_url=prefixes.get(folder.strip("/"), "")))
+    # A folder of the repo mounted into the content is its pages under that URL
+    # (gateway-api's site/hugo.toml mounts `../geps` at `content/geps`: the GEPs
+    # are the site's /geps/ pages, and link its /docs/ pages so).
+    # (Not a content folder's part mounted again, opentelemetry.io's
+    # `content/en/docs` at `content/docs` for each language, nor one file.)
+    content_roots = [_join(where, folder) for folder in folders]
+    for source, target in mounts:
+        sub, held = target.removeprefix("content/"), _join(where, source)
+        if target.startswith("content/") and sub and _holds(held) and held in dirs \
+                and not any(held == r or held.startswith(r + "/") for r in content_roots):
+            found.append(hugo(held, base_url=sub))
+    _add_hugo_copied_content(where, content_roots, hugo, read, known, dirs, found)
+
+
+def _hugo_config_files(config: str, where: str, read: Callable[[str], str | None],
+                       known: AbstractSet[str]) -> tuple[str, dict[str, str]] | None:
+    """A Hugo site's folder and the text of each file that configures it: its config,
+    or every file of its config directory's `_default/`; None for the folder of
+    another environment."""
+    files = {config: read(config) or ""}
+    if _HUGO_CONFIG_DIR.search(config):
+        # Hugo's config directory (opentelemetry.io's config/_default/hugo.yaml):
+        # the site is the folder holding config/, configured by every file in
+        # _default/ (module.yaml's mounts, languages.toml, permalinks.yaml); another
+        # environment's folder (config/production/) only overrides.
+        if posixpath.basename(where) != "_default":
+            return None
+        files.update((p, read(p) or "") for p in sorted(known) if posixpath.dirname(p) == where)
+        where = posixpath.dirname(posixpath.dirname(where))
+    return where, files
+
+
+def _hugo_permalinks_and_languages(
+    config: str, settings: Mapping[str, Any], files: Mapping[str, str],
+) -> tuple[dict[str, str], str, set[str]]:
+    """A Hugo site's `permalinks` (section -> URL pattern), its default language and
+    all its languages, from its config and the other files of its config directory."""
+    permalinks = hugo_permalinks(settings)
+    default = str(settings.get("defaultContentLanguage") or "en").lower()
+    languages = {default}
+    languages.update(str(k).lower() for k in _mapping(settings.get("languages")))
+    for name, data in files.items():  # (a config directory's permalinks.yaml is that table)
+        if posixpath.basename(name).startswith("permalinks."):
+            permalinks.update(hugo_permalinks({"permalinks": read_structured(name, data)}))
+        elif posixpath.basename(name).startswith("languages."):
+            languages.update(str(k).lower() for k in read_structured(name, data))
+        elif name != config:
+            table = _mapping(read_structured(name, data).get("languages"))
+            languages.update(str(k).lower() for k in table)
+    return permalinks, default, languages
+
+
+def _hugo_statics(where: str, syntax: str, text: str, settings: Mapping[str, Any]) -> tuple[str, ...]:
+    """The folders a Hugo site serves at its root: its `staticDir`, its themes'."""
+    served = _value(syntax, "staticDir", text) or "static"
+    # Its themes' static folders are served at the root too (buildpacks.io's
+    # /images/ are themes/buildpacks/static/images/).
+    theme = settings.get("theme")
+    themes = [theme] if isinstance(theme, str) else [t for t in theme if isinstance(t, str)] \
+        if isinstance(theme, list) else []
+    statics = (_join(where, served), *(_join(where, f"themes/{t}/static") for t in themes))
+    return statics
+
+
+def _add_hugo_copied_content(where: str, content_roots: list[str], hugo: Callable[..., Site],
+                             read: Callable[[str], str | None], known: AbstractSet[str], dirs: set[str],
+                             found: list[Site]) -> None:
+    """A Hugo site's content folders that a build fills, each a site of its own by the
+    site's rules (`hugo`)."""
+    # A content folder a build script fills with a copy of a top-level folder of
+    # the repo, and .gitignore names (cortex's website/content/en/docs, from
+    # docs/ by tools/website/web-pre.sh): that folder's pages are the site's.
+    ignores = read(".gitignore") if ".gitignore" in known else None  # (read once)
+    for root in content_roots:
+        for sub in _ignored_under(root, ignores):
+            name = sub.rpartition("/")[2]
+            if name in dirs and name != where and not any(s.root == name for s in found):
+                found.append(hugo(name, base_url=sub))
+
+
+def _add_docusaurus_sites(config: str, where: str, read: Callable[[str], str | None], dirs: set[str],
+                          found: list[Site]) -> None:
+    """A Docusaurus config's sites: its docs and blog plugins' folders (each version's
+    and each locale's too), more docs plugin instances', and `src/pages`."""
+    text = read(config) or ""
+    broken = _value(_JS_KEY, "onBrokenLinks", text)
+    throws = broken is None or broken == "throw"  # (Docusaurus 3's default: throw)
+    # Its docs and blog plugins' folders and URL bases (redux's docs are
+    # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
+    static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
+    # Every folder of this site: its config, static folders and build's link check.
+    docusaurus = functools.partial(Site, DOCUSAURUS, config=config, static=static,
+                                   checks_links=throws)
+    roots = {}  # the docs and blog plugins' folders, which locales translate
+    for folder, base_url in (("docs", "docs"), ("blog", "blog")):
+        options = _js_block(text, folder)
+        options = _top_level(options) if options else None
+        path = _value(_JS_KEY, "path", options) if options else None
+        route = _value(_JS_KEY, "routeBasePath", options) if options else None
+        base = (route if route is not None else base_url).strip("/")
+        roots[folder] = _join(where, path or folder)
+        versions = _json_strings(read(_join(where, "versions.json"))) if folder == "docs" else []
+        # (With versions, the current docs are `next`, unless `lastVersion` says so.)
+        current = ("/".join(p for p in (base, "next") if p),) if versions else ()
+        found.append(docusaurus(roots[folder], base_url=base, aliases=current))
+        if folder == "docs":
+            # Versioned docs: `versioned_docs/version-7.2/` beside the config,
+            # built when versions.json lists it (react-redux keeps old versions'
+            # folders it no longer builds: GitHub shows those), served under the
+            # version's name (links within one version are relative: the prefix
+            # only needs to be the same for all its pages).
+            for name in versions:
+                version = _join(where, f"versioned_docs/version-{name}")
+                if version in dirs:
+                    url = "/".join(p for p in (base, name) if p)
+                    found.append(docusaurus(version, base_url=url))
+    # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
+    # at `routeBasePath: 'pnpr'`).
+    for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
+        options = _top_level(_braced(text, m.end()))
+        path = _value(_JS_KEY, "path", options)
+        if path:
+            route = _value(_JS_KEY, "routeBasePath", options)
+            found.append(docusaurus(_join(where, path),
+                                    base_url=(route if route is not None else "docs").strip("/")))
+    found.append(docusaurus(_join(where, "src/pages")))
+    # Translations (`i18n/de/docusaurus-plugin-content-docs/version-3/`): a
+    # locale's copy of a docs or blog folder, built by the same rules.
+    prefix = _join(where, "i18n") + "/"
+    for d in sorted(x for x in dirs if x.startswith(prefix)):
+        local = _DOCUSAURUS_I18N.fullmatch(d[len(prefix):])
+        if local is not None:
+            plugin, version = local.group("docs") or local.group("blog"), local.group("version")
+            # (Another docs instance's `-id` folder: which folder it translates is
+            # that instance's `path`, not matched here.)
+            source = "" if local.group("id") or local.group("bid") \
+                else roots[plugin] if version in (None, "current") \
+                else _join(where, f"versioned_docs/{version}")
+            url = f"{local.group('locale')}/{plugin}"
+            # (A locale's current docs: `/zh/docs/next/...` too.)
+            nexts = (f"{url}/next",) if plugin == "docs" and version in (None, "current") \
+                and _json_strings(read(_join(where, "versions.json"))) else ()
+            found.append(docusaurus(d, translates=source, base_url=url, aliases=nexts))
 
 
 def _ignored_under(root: str, ignores: str | None) -> list[str]:
