@@ -13,6 +13,8 @@ log's diffs in definition_events.py, what a definition looks like in
 definition_shapes.py, which candidates are still defined in defined_among.py);
 moved.py finds a moved repo's last name-search entry and the files changed since;
 notes_profile.py is GHC's lint-notes, reproduced.
+sites.py finds the documentation sites a repo builds, whose configs site_config.py
+reads as text.
 
 May import: index, config, extract, git, model, and the helpers at the package's top.
 """

@@ -18,13 +18,12 @@ folder's config (its `srcDir`), `docusaurus.config.*` (`docs/`, `blog/`, `src/pa
 a Sphinx `conf.py` (its folder), mdBook's `book.toml` (its `src`), and Jekyll's
 `_config.yml` (its folder, with its collections and permalink style: resolve/routes.py
 builds the URLs). `[[site]]` tables in the workspace config declare one the detection
-misses.
+misses. The configs' keys are read from their text by resolve/site_config.py.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -33,6 +32,21 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from anchorcheck.resolve.routes import JekyllConfig, hugo_permalinks, read_structured
+from anchorcheck.resolve.site_config import (
+    _JS_KEY,
+    _TOML_KEY,
+    _YAML_KEY,
+    _braced,
+    _join,
+    _js_block,
+    _js_list,
+    _json_strings,
+    _mapping,
+    _mkdocs_config,
+    _redirects,
+    _top_level,
+    _value,
+)
 
 MKDOCS = "mkdocs"
 HUGO = "hugo"
@@ -177,8 +191,6 @@ _CONFIG_NAMES = {
 # `.vitepress/config.ts`, or a config split into `.vitepress/config/index.ts` and its
 # siblings (pinia's: config/shared.ts holds its markdown options).
 _VITEPRESS_CONFIG = re.compile(r"(?:^|/)\.v(?:ite|ue)press/config(?:/index)?\.(?:[cm]?js|[cm]?ts)$")
-_YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
-_TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
 # A destination a link render hook compares with a literal: its own (`eq $u.String "g"`).
 _HOOK_LITERAL = re.compile(r"""\beq\s+[$.\w]+\s+["']([^"'\s]+)["']""")
 # A Docusaurus locale's docs (current or a version's) or blog folder, under `i18n/`.
@@ -202,14 +214,10 @@ _USE_EMBEDDED_HOOK = re.compile(r"""(?mi)^\s*['"]?useEmbedded['"]?\s*[=:]\s*['"]
 _HEADING_ID_TYPE = re.compile(r"""(?mi)^\s*['"]?autoHeadingIDType['"]?\s*[=:]\s*['"]?([\w-]+)""")
 _TERM_IDS = re.compile(r"(?mi)^\s*autoDefinitionTermID\s*[=:]\s*true\b")
 _TOML_SECTION = re.compile(r"(?ms)^\[book\][^\n]*\n.*?(?=^\[|\Z)")  # mdBook's `[book]` table
-# (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
-_JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
 # A MkDocs config under another name, built with `mkdocs build -f` (textual's
 # mkdocs-online.yml and mkdocs-offline.yml, each `INHERIT: mkdocs-common.yml`).
 _MKDOCS_VARIANT = re.compile(r"mkdocs[-_.][\w.-]+\.ya?ml")
 _MKDOCS_BLOG = re.compile(r"(?m)^[ \t]+(?:-[ \t]*)?(?:material/)?blog[ \t]*:?[ \t]*$")
-_MKDOCS_KEYS = re.compile(r"(?m)^(?:site_name|INHERIT|docs_dir|nav)\s*:")
-_REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
 
 
 def candidates(paths: Iterable[str]) -> list[str]:
@@ -547,74 +555,6 @@ def _ignored_under(root: str, ignores: str | None) -> list[str]:
     return out
 
 
-def _mkdocs_config(config: str, read: Callable[[str], str | None], known: AbstractSet[str]) -> str | None:
-    """A MkDocs config's text, the configs it INHERITs after it (a key found first
-    wins, as the child's does in MkDocs); None for a file that is no MkDocs config,
-    or is one only other configs INHERIT (a fragment, not a build of its own). The
-    configs of one folder that share a docs folder make one site, the first's."""
-    text = read(config)
-    base = posixpath.basename(config)
-    if base not in ("mkdocs.yml", "mkdocs.yaml"):
-        if text is None or _MKDOCS_KEYS.search(text) is None:
-            return None
-        where = posixpath.dirname(config)
-        for other in known:
-            if other != config and posixpath.dirname(other) == where and \
-                    posixpath.basename(other).startswith("mkdocs") and \
-                    _value(_YAML_KEY, "INHERIT", read(other)) == base:
-                return None  # inherited by another config: that one is the build
-    texts, seen = [text or ""], {config}
-    while (parent := _value(_YAML_KEY, "INHERIT", texts[-1])) is not None:
-        path = _join(posixpath.dirname(config), parent)
-        if path in seen:
-            break
-        seen.add(path)
-        texts.append(read(path) or "")
-    return "\n".join(texts)
-
-
-def _js_block(text: str, key: str) -> str | None:
-    """The text of the object a JS config gives `key` (`docs: { ... }`), braces
-    matched; None when there is none."""
-    m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\{{", text)
-    return None if m is None else _braced(text, m.end())
-
-
-def _top_level(block: str) -> str:
-    """A JS object's text without the objects nested in it: its own keys only (the
-    docs plugin's `path`, not a version's `versions: {3: {path: "v3"}}`: helm-www)."""
-    out, depth = [], 0
-    for ch in block:
-        depth += {"{": 1, "}": -1}.get(ch, 0)
-        if depth == 0 and ch != "}":
-            out.append(ch)
-    return "".join(out)
-
-
-def _braced(text: str, start: int) -> str:
-    """The text of a JS object from just after its `{` at `start - 1`, braces matched."""
-    depth, at = 1, start
-    while at < len(text) and depth:
-        depth += {"{": 1, "}": -1}.get(text[at], 0)
-        at += 1
-    return text[start:at - 1]
-
-
-def _json_strings(text: str | None) -> list[str]:
-    """The strings of a JSON list (Docusaurus' versions.json); [] for anything else."""
-    try:
-        found = json.loads(text) if text else []
-    except (ValueError, RecursionError):
-        return []
-    return [str(x) for x in found if isinstance(x, str)] if isinstance(found, list) else []
-
-
-def _js_list(text: str, key: str) -> tuple[str, ...]:
-    """The strings of a JS config's `key: ['a', 'b']`."""
-    m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\[([^\]]*)\]", text)
-    return tuple(re.findall(r"['\"`]([^'\"`]+)['\"`]", m.group(1))) if m else ()
-
-
 def site_of(sites: Iterable[Site], path: str) -> Site | None:
     """The site that shows `path` (the one with the deepest root holding it), if any.
     A web app's folder is its site, but the README and the files beside it at its root
@@ -641,43 +581,3 @@ def github_page(path: str) -> bool:
     a site whose config is kept elsewhere (another repo's)."""
     return "/" not in path or path.startswith(".github/") or \
         posixpath.basename(path).lower().startswith("readme")
-
-
-def _value(pattern: str, key: str, text: str | None) -> str | None:
-    if not text:
-        return None
-    m = re.search(pattern.format(key=re.escape(key)), text)
-    return m.group(1).strip() if m else None
-
-
-def _mapping(value: object) -> Mapping[str, object]:
-    return value if isinstance(value, Mapping) else {}
-
-
-def _join(where: str, sub: str | None) -> str:
-    if not sub:
-        return where
-    joined = posixpath.normpath(posixpath.join(where, sub))
-    return "" if joined == "." else joined
-
-
-def _redirects(text: str | None) -> dict[str, str]:
-    """mkdocs-redirects' `redirect_maps:` (`old.md: new.md`, both in docs_dir)."""
-    out: dict[str, str] = {}
-    if not text or "redirect_maps" not in text:
-        return out
-    inside = False
-    indent = -1
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped.startswith("redirect_maps:"):
-            inside, indent = True, len(line) - len(line.lstrip())
-            continue
-        if not inside or not stripped or stripped.startswith("#"):
-            continue
-        if len(line) - len(line.lstrip()) <= indent:
-            break
-        m = _REDIRECT.match(line)
-        if m:
-            out[m.group(1)] = m.group(2)
-    return out
