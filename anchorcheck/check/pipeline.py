@@ -30,10 +30,10 @@ if TYPE_CHECKING:
     import networkx as nx
 
     from anchorcheck.check.index_file import IndexedRepo
-    from anchorcheck.resolve.history import ParsedLog, RemovedMentions
+    from anchorcheck.resolve.history import ParsedLog, RemovedMention, RemovedMentions
     from anchorcheck.resolve.linehistory import LineWalk
     from anchorcheck.resolve.restated import Restatement
-    from anchorcheck.resolve.verify import ClaimCheck
+    from anchorcheck.resolve.verify import ClaimCheck, ContractBreach
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +124,6 @@ def run_check(
     indexed: Sequence[IndexedRepo] = (),
     forge: ForgeAccess | None = None,
 ) -> CheckResult:
-    # Imported here: commands that load this module without checking (merge-order's
-    # report) skip them. (Claim checking is imported only once no stored result
-    # answered: a warm run never runs it, and its import was ~2% of one.)
-    from anchorcheck.resolve.history import RemovedMentions, start_history
-
     selection = selection or workspace.settings.rules
     rules = enabled_rules(workspace.settings, selection)
     kinds = workspace.settings.kinds
@@ -145,19 +140,7 @@ def run_check(
     from_files = {r.spec.name: r for r in indexed}  # their removal tables came with them;
     # only crawled repos' commits reach `resolved`
     logs: dict[str, ParsedLog] = {}
-
-    def resolved(commits: dict[str, str]) -> None:
-        # AC203's git history search needs only the commits: started before the crawl
-        # reads anything, it runs beside it (on the core the crawl leaves idle while it
-        # lists trees, and beside the scanning), and is done when the candidates are
-        # known, so their searches can run while this process resolves and verifies.
-        if history:
-            logs.update(start_history(workspace, commits, workspace.settings.history_depth, cache))
-
-    def resolved_rest(commits: dict[str, str]) -> None:
-        # (AC203's history for the repos a first crawl of some kinds did not tell.)
-        resolved({name: commit for name, commit in commits.items() if name not in logs})
-
+    resolved, resolved_rest = _history_starts(workspace, cache, history, logs)
     searching: RemovedMentions | None = None
     walk: LineWalk | None = None
     # One search of every repo for the names AC202 and AC203 look up (each searched
@@ -183,26 +166,18 @@ def run_check(
                                                      given, resolved_rest, writes)
             if key is not None:
                 key = result_key(workspace, selection, index)  # (None if a file read since was unreadable)
+        # Imported here: commands that load this module without checking (merge-order's
+        # report) skip them. (Claim checking is imported only once no stored result
+        # answered: a warm run never runs it, and its import was ~2% of one.)
         from anchorcheck.resolve.verify import verify, want_symbols
 
         resolver = Resolver(index, workspace.settings.headings, workspace.settings.ignore_targets,
                         workspace.settings.ignore_evidence)
         first: dict[int, Resolution] = {}
         if any(r.code in ("AC201", "AC205") for r in rules):
-            from anchorcheck.resolve.linehistory import LineWalk, followable
-
-            # Started first, from the resolutions of the claims it may follow: its git
-            # commands (on git/git a chain of 1.3 s) run while the crawl's finds are
-            # stored, the rest is resolved, claims are verified and AC203's history read.
-            if resolutions is None:
-                first = {id(ref): resolver.resolve(ref) for ref in index.references if followable(ref)}
-            walk = LineWalk(workspace, index, resolutions if resolutions is not None else first.values(),
-                            workspace.settings.line_history, cache)
+            first, walk = _start_line_walk(workspace, index, resolutions, resolver, cache)
         if history:
-            searching = RemovedMentions(
-                workspace, index, workspace.settings.history_depth, cache,
-                known={n: r.removals for n, r in from_files.items()},
-                known_defined={n: r.defined for n, r in from_files.items()}, started=logs, search=names)
+            searching = _search_removed(workspace, index, cache, from_files, logs, names)
         want_symbols(workspace, index, names)
         names.start()  # runs while this process stores what the crawl found, and resolves
         _run(writes)
@@ -214,13 +189,87 @@ def run_check(
         if walk is not None:
             claims.extend(walk.result())
     finally:
-        if walk is not None:
-            walk.cancel()
-        for log in logs.values():
-            log.cancel()
-        if searching is not None:
-            searching.cancel()
-        names.cancel()
+        _cancel(walk, logs, searching, names)
+    return _checked(workspace, index, resolutions, claims, breaches, removed, rules, kinds, selection,
+                    forge, asks_forge, cache, key)
+
+
+def _history_starts(
+    workspace: Workspace, cache: BlobCache | None, history: bool, logs: dict[str, ParsedLog],
+) -> tuple[Callable[[dict[str, str]], None], Callable[[dict[str, str]], None]]:
+    """The crawl's `resolved` callbacks, told the commits before it reads anything: with
+    AC203 on, the first starts the git history search of those repos into `logs`; the
+    second, for a later crawl, of the ones not started yet."""
+    from anchorcheck.resolve.history import start_history
+
+    def resolved(commits: dict[str, str]) -> None:
+        # AC203's git history search needs only the commits: started before the crawl
+        # reads anything, it runs beside it (on the core the crawl leaves idle while it
+        # lists trees, and beside the scanning), and is done when the candidates are
+        # known, so their searches can run while this process resolves and verifies.
+        if history:
+            logs.update(start_history(workspace, commits, workspace.settings.history_depth, cache))
+
+    def resolved_rest(commits: dict[str, str]) -> None:
+        # (AC203's history for the repos a first crawl of some kinds did not tell.)
+        resolved({name: commit for name, commit in commits.items() if name not in logs})
+
+    return resolved, resolved_rest
+
+
+def _start_line_walk(
+    workspace: Workspace, index: WorkspaceIndex, resolutions: tuple[Resolution, ...] | None,
+    resolver: Resolver, cache: BlobCache | None,
+) -> tuple[dict[int, Resolution], LineWalk]:
+    """AC201's and AC205's walk of the claims' line history, started; and, when no
+    resolutions were given, the ones it was started from (by reference id)."""
+    from anchorcheck.resolve.linehistory import LineWalk, followable
+
+    first: dict[int, Resolution] = {}
+    # Started first, from the resolutions of the claims it may follow: its git
+    # commands (on git/git a chain of 1.3 s) run while the crawl's finds are
+    # stored, the rest is resolved, claims are verified and AC203's history read.
+    if resolutions is None:
+        first = {id(ref): resolver.resolve(ref) for ref in index.references if followable(ref)}
+    walk = LineWalk(workspace, index, resolutions if resolutions is not None else first.values(),
+                    workspace.settings.line_history, cache)
+    return first, walk
+
+
+def _search_removed(
+    workspace: Workspace, index: WorkspaceIndex, cache: BlobCache | None,
+    from_files: Mapping[str, IndexedRepo], logs: dict[str, ParsedLog], names: NameSearch,
+) -> RemovedMentions:
+    """AC203's search, started: from the git logs started in `logs`, the removal tables
+    the index files brought (`from_files`), and the workspace's name search."""
+    from anchorcheck.resolve.history import RemovedMentions
+
+    return RemovedMentions(
+        workspace, index, workspace.settings.history_depth, cache,
+        known={n: r.removals for n, r in from_files.items()},
+        known_defined={n: r.defined for n, r in from_files.items()}, started=logs, search=names)
+
+
+def _cancel(walk: LineWalk | None, logs: Mapping[str, ParsedLog], searching: RemovedMentions | None,
+            names: NameSearch) -> None:
+    """The searches a check started, stopped: on its end, or on its failure."""
+    if walk is not None:
+        walk.cancel()
+    for log in logs.values():
+        log.cancel()
+    if searching is not None:
+        searching.cancel()
+    names.cancel()
+
+
+def _checked(
+    workspace: Workspace, index: WorkspaceIndex, resolutions: tuple[Resolution, ...],
+    claims: list[ClaimCheck], breaches: list[ContractBreach], removed: list[RemovedMention],
+    rules: Sequence[Rule], kinds: tuple[str, ...], selection: Selection, forge: ForgeAccess | None,
+    asks_forge: bool, cache: BlobCache | None, key: str | None,
+) -> CheckResult:
+    """The rules applied to what was resolved and verified (and what the forge said,
+    when asked), the findings stored under `key`: the check's result."""
     built: list[nx.MultiDiGraph] = []
 
     def graph() -> nx.MultiDiGraph:
