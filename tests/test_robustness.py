@@ -417,7 +417,8 @@ def test_git_searches_and_the_history_read_nothing_over_the_size_limit(ws: Works
     found = json.loads(r.out)["findings"]
     assert [(f["code"], f["path"]) for f in found] == [("AC101", "a.hs")], r.out
     # The history's `git log -p` diffs a blob over the limit as binary, unread.
-    from anchorcheck.git.repo import GitRepo, note_oversized
+    from anchorcheck.git.oversized import note_oversized
+    from anchorcheck.git.repo import GitRepo
 
     repo = GitRepo(ws.repos["r"])
     head = repo.resolve("HEAD")

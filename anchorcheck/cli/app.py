@@ -235,7 +235,7 @@ def _workspace(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...
 def _without_missing(ws: Workspace) -> Workspace:
     """--allow-missing: the repos that are there; a warning for each that is not."""
     from anchorcheck.errors import GitError
-    from anchorcheck.git.repo import find_git_dir
+    from anchorcheck.git.gitdir import find_git_dir
 
     kept = []
     for spec in ws.repos:

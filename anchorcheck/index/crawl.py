@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from anchorcheck.config.workspace import RepoSpec, Settings
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.output import TreeEntry
+from anchorcheck.git.oversized import note_oversized
 from anchorcheck.git.process import Background, set_process_limit
-from anchorcheck.git.repo import GitRepo, StartedResolve, abandon_resolve, note_oversized
+from anchorcheck.git.repo import GitRepo, StartedResolve, abandon_resolve
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.plan import BlobMemo, Plan, extract_options, notes_to_json
 from anchorcheck.index.pool import BlobJob, extract_blobs, worker_count

@@ -22,8 +22,9 @@ from anchorcheck.extract.headings import note_titles
 from anchorcheck.extract.languages import READ_PATHSPECS, language_of
 from anchorcheck.git.blobtext import UNREADABLE
 from anchorcheck.git.output import PATH_ERRORS, TreeEntry
+from anchorcheck.git.oversized import note_oversized
 from anchorcheck.git.process import Background
-from anchorcheck.git.repo import GitRepo, note_oversized
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import Encoded, options_key
 from anchorcheck.index.pool import PackedIndex, unpack
 from anchorcheck.model.anchor import Anchor, AnchorKind

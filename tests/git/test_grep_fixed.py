@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from anchorcheck.git.repo import _GREP_STRINGS, GitRepo
+from anchorcheck.git.repo import GitRepo
 from anchorcheck.git.repobuilder import init_repo
+from anchorcheck.git.search import _GREP_STRINGS
 
 
 def test_many_strings_are_searched_in_batches(tmp_path: Path) -> None:
