@@ -6,18 +6,26 @@ import os
 import re
 import tomllib
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns, excluded_by
 from anchorcheck.config.selection import Selection, parse_codes
+from anchorcheck.config.values import (
+    _chosen,
+    _codes,
+    _per_file_ignores,
+    _regexes,
+    _severities,
+    _tables,
+    _typed,
+    file_kinds,
+)
 from anchorcheck.errors import ConfigError
 from anchorcheck.extract.headings import NOTE_STYLES, HeadingOptions
-from anchorcheck.extract.languages import KINDS
 from anchorcheck.git.repo import GitRepo, check_ref, work_tree_top
-from anchorcheck.model.finding import Severity
 from anchorcheck.model.reference import Evidence
 
 CONFIG_NAME = "anchorcheck.toml"
@@ -169,7 +177,7 @@ class Settings:
     ignore_evidence: tuple[str, ...] = ()
     # Seconds a forge's answer about an issue is kept in the cache (AC106, AC107).
     forge_ttl: int = 6 * 3600
-    # Background git commands at once (git/repo.py's pool): each holds two or three
+    # Background git commands at once (git/process.py's pool): each holds two or three
     # file descriptors, so 16 stays far under macOS's default limit of 256.
     git_processes: int = 16
     # ([rules] per-file-ignores) path pattern -> the codes (or prefixes) not reported
@@ -403,31 +411,6 @@ def _read_config(path: Path) -> Workspace:
                      tuple(warnings), tuple(notes), single=single)
 
 
-def _tables(
-    data: dict[str, Any], key: str, path: Path, known: set[str], warnings: list[str],
-) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """The `[[key]]` tables of a config, numbered from 1, each with where it is (for
-    messages); a key none of them knows is warned about."""
-    raw = data.get(key, [])
-    if not isinstance(raw, list):
-        raise ConfigError(f"{path}: {key!r} must be an array of tables ([[{key}]])")
-    for i, table in enumerate(raw, start=1):
-        where = f"{path}: [[{key}]] #{i}"
-        if not isinstance(table, dict):
-            raise ConfigError(f"{where}: must be a table")
-        for unknown in sorted(set(table) - known):
-            import difflib  # (here: ~3 ms of every start otherwise)
-
-            close = difflib.get_close_matches(unknown, sorted(known), n=1, cutoff=0.6)
-            if close and close[0] not in table:
-                # `paht = "chart"`: a typo of a key the table lacks, which a "missing
-                # required key 'path'" would hide, or whose default would stand in silence.
-                raise ConfigError(f"{where}: unknown key {unknown!r} (did you mean {close[0]!r}?)")
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
-            warnings.append(f"{where}: unknown key {unknown!r} ignored{hint}")
-        yield i, where, table
-
-
 def repo_path(base: Path, path: str, where: str) -> Path:
     """The absolute path of a repo; a symlink loop is a config error, not a crash."""
     try:
@@ -457,18 +440,6 @@ def _read_contracts(
 
 # The version files a package declares its version in (AC305, AC306).
 VERSION_FILES = ("Chart.yaml", "pyproject.toml", "package.json")
-
-
-def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str, ...], where: str,
-            key: str) -> tuple[str, ...]:
-    """A setting that lists some of `allowed` (`note-styles`, `version-guard`), in
-    their order; anything else is a config error naming what may be listed."""
-    if raw is None:
-        return default
-    unknown = [x for x in raw if x not in allowed]
-    if unknown:
-        raise ConfigError(f"{where}: {key}: {unknown[0]!r} is not one of {', '.join(allowed)}")
-    return tuple(x for x in allowed if x in raw)
 
 
 # The renderers a [[site]] table may name (resolve/sites.py).
@@ -557,81 +528,3 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
             extend=parse_codes(_codes(rules, "enable", path)),
         ),
     )
-
-
-def file_kinds(values: list[Any], where: str) -> tuple[str, ...]:
-    """File kinds as given (`kinds`, `--kind`), checked, sorted and each once."""
-    for value in values:
-        if not isinstance(value, str) or value not in KINDS:
-            raise ConfigError(f"{where}: {value!r} is no file kind (one of {', '.join(sorted(KINDS))})")
-    return tuple(sorted(set(values)))
-
-
-def _per_file_ignores(rules: dict[str, Any], path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    table = rules.get("per-file-ignores", {})
-    where = f"{path}: [rules] per-file-ignores"
-    if not isinstance(table, dict):
-        raise ConfigError(f"{where} must be a table of pattern = [codes]")
-    out = []
-    for pattern, codes in table.items():
-        check_patterns([pattern], where)
-        if not (isinstance(codes, list) and all(isinstance(c, str) for c in codes)):
-            raise ConfigError(f"{where}: {pattern!r} must be a list of rule codes")
-        out.append((pattern, parse_codes(codes)))
-    return tuple(out)
-
-
-def _regexes(values: list[Any], where: str) -> tuple[str, ...]:
-    for value in values:
-        if not isinstance(value, str):
-            raise ConfigError(f"{where}: {value!r} is not a string")
-        try:
-            re.compile(value)
-        except re.error as exc:
-            raise ConfigError(f"{where}: {value!r} is not a regular expression ({exc})") from None
-    return tuple(values)
-
-
-def _severities(rules: dict[str, Any], path: Path) -> tuple[tuple[str, Severity], ...]:
-    raw = rules.get("severity", {})
-    if not isinstance(raw, dict):
-        raise ConfigError(f"{path}: [rules] severity must be a table of CODE = \"error|warning|info\"")
-    out = []
-    for code, level in raw.items():
-        try:
-            out.append((code.upper(), Severity.parse(str(level))))
-        except ValueError as exc:
-            raise ConfigError(f"{path}: [rules] severity {code}: {exc}") from None
-    return tuple(out)
-
-
-def _codes(rules: dict[str, Any], key: str, path: Path) -> list[str]:
-    value = rules.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{path}: [rules] {key} must be a list of rule codes")
-    return [v.upper() for v in value]
-
-
-# What a TOML user calls the types a key may hold.
-_TOML_WORDS: dict[type, str] = {
-    str: "a string", int: "an integer", bool: "true or false", float: "a number",
-    list: "an array", dict: "a table",
-}
-
-
-def _typed(
-    table: dict[str, Any], key: str, kind: type | Callable[..., Any], where: str,
-    required: bool = False,
-) -> Any:
-    if key not in table:
-        if required:
-            raise ConfigError(f"{where}: missing required key {key!r}")
-        return None
-    value = table[key]
-    # bool is an int in Python; a config `max-file-size = true` is still a mistake.
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):  # type: ignore[arg-type]
-        name: str = getattr(kind, "__name__", str(kind))
-        expected = _TOML_WORDS[kind] if isinstance(kind, type) and kind in _TOML_WORDS else name
-        got = _TOML_WORDS.get(type(value), type(value).__name__)
-        raise ConfigError(f"{where}: {key!r} must be {expected}, got {got}")
-    return value

@@ -125,7 +125,7 @@ def check(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     targets = _format_targets(formats or ("text",), output)
     ws = _workspace(config, repos, refs, worktree=True)
     if kinds:
-        from anchorcheck.config.workspace import file_kinds
+        from anchorcheck.config.values import file_kinds
 
         ws = replace(ws, settings=replace(ws.settings, kinds=file_kinds(list(kinds), "--kind")))
     selection = ws.settings.rules.plus(select=select, ignore=ignore, extend=enable)
