@@ -7,30 +7,41 @@ everything else comes from the base index, which the blob memo shares. Then, for
 every pair of changes, the references each one adds or keeps are resolved with and
 without the other: B depends on A when a reference of B resolves against
 base+A+B but not against base+B.
+
+Here are the analysis (analyse) and its steps; what it finds is in analysis.py, the
+scenarios it asks (the base with some changes applied) in scenarios.py, and the order
+it computes from the dependencies in order.py.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
 from itertools import combinations
-from typing import Any
 
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
-from anchorcheck.git.output import TreeEntry
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
-from anchorcheck.index.crawl import crawl_many, index_entries, paused_gc
+from anchorcheck.index.crawl import paused_gc
 from anchorcheck.index.lazy import of_kind
 from anchorcheck.index.plan import BlobMemo
 from anchorcheck.model.anchor import Anchor
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.model.snapshot import SnapshotIndex
+from anchorcheck.pr.analysis import (
+    Analysis,
+    Break,
+    Conflict,
+    Dependency,
+    FactChange,
+    UnbumpedPackage,
+    VersionBump,
+    VersionRace,
+)
 from anchorcheck.pr.change import Change, ChangeSpec, NoMergeBase, resolve_change
-from anchorcheck.pr.stale import RepoChange, StaleComment, change_stale
+from anchorcheck.pr.order import _order
+from anchorcheck.pr.scenarios import Scenarios
+from anchorcheck.pr.stale import RepoChange, change_stale
 from anchorcheck.pr.versions import (
     DEFAULT_VERSION_FILES,
     bump,
@@ -41,218 +52,11 @@ from anchorcheck.pr.versions import (
     version_key,
     version_line,
 )
-from anchorcheck.resolve.resolution import Resolution, Status
-from anchorcheck.resolve.resolver import Resolver
+from anchorcheck.resolve.resolution import Status
 from anchorcheck.resolve.suggest import suggest
-from anchorcheck.resolve.workspace_index import WorkspaceIndex
 from anchorcheck.threads import InThread
 
 _UNCHECKED = (Status.RESOLVED, Status.EXTERNAL)
-
-
-@dataclass(frozen=True, slots=True)
-class Dependency:
-    """`after` cites, at `reference`, what `first` adds (`anchors`)."""
-
-    first: str
-    after: str
-    reference: Reference
-    anchors: tuple[Anchor, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Break:
-    """`change` removes `anchor`, which `citations` (in the base, or in `by` changes)
-    still cite; `renamed_to` is the anchor that took its place in the file, if any."""
-
-    change: str
-    anchor: Anchor
-    citations: tuple[tuple[str | None, Reference], ...]  # (citing change or None, ref)
-    renamed_to: Anchor | None
-
-
-@dataclass(frozen=True, slots=True)
-class Conflict:
-    """Paths a change and another (or its base) both changed."""
-
-    change: str
-    other: str  # another change's label, or "base:<ref>"
-    paths: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class VersionBump:
-    """A version a change sets, against the merge base and the base's tip."""
-
-    change: str
-    repo: str
-    path: str
-    old: str  # at the merge base
-    new: str  # at the head
-    base_now: str | None  # at the base's current tip
-    line: int
-
-
-@dataclass(frozen=True, slots=True)
-class UnbumpedPackage:
-    """A change that edits a package's content (a chart: any file under the folder of
-    its Chart.yaml, comments too) and leaves its version as the merge base has it."""
-
-    change: str
-    repo: str
-    path: str  # the version file
-    version: str
-    touched: tuple[str, ...]
-    line: int
-    suggested: str  # the next version free of the base and of every other open bump
-
-
-@dataclass(frozen=True, slots=True)
-class VersionRace:
-    """A version bump that others make too, or that the base has passed."""
-
-    bump: VersionBump
-    others: tuple[str, ...]  # changes that set the same new version
-    behind: bool  # the base has moved to or past the new version
-    suggested: str
-
-
-@dataclass(frozen=True, slots=True)
-class FactChange:
-    """`change` moves a fact that `restating` references restate (or a contract lists)."""
-
-    change: str
-    address: str
-    old: str
-    new: str
-    line: int
-    restating: tuple[Reference, ...]
-    contracts: tuple[str, ...]
-
-
-@dataclass
-class Analysis:
-    """What a merge-order run found: dependencies, breaks, cycles, conflicts, races, and the order."""
-
-    changes: tuple[Change, ...]
-    base: WorkspaceIndex
-    dependencies: list[Dependency] = field(default_factory=list)
-    breaks: list[Break] = field(default_factory=list)
-    cycles: list[tuple[str, ...]] = field(default_factory=list)
-    conflicts: list[Conflict] = field(default_factory=list)
-    bumps: list[VersionBump] = field(default_factory=list)
-    races: list[VersionRace] = field(default_factory=list)
-    fact_changes: list[FactChange] = field(default_factory=list)
-    unbumped: list[UnbumpedPackage] = field(default_factory=list)
-    # (change, the claim it makes stale): line claims elsewhere whose text held on the
-    # lines of a file the change edits, and no longer does there after it (AC201).
-    stale_claims: list[tuple[str, Any]] = field(default_factory=list)
-    # (change, a comment it leaves naming a token it replaced): AC206, pr/stale.py.
-    stale_comments: list[tuple[str, StaleComment]] = field(default_factory=list)
-    dangling: list[tuple[str, Resolution]] = field(default_factory=list)
-    order: tuple[str, ...] = ()
-    # (first, after): `after` needs `first` merged before it; each pair once.
-    edges: tuple[tuple[str, str], ...] = ()
-    added_anchors: dict[str, tuple[Anchor, ...]] = field(default_factory=dict)
-    removed_anchors: dict[str, tuple[Anchor, ...]] = field(default_factory=dict)
-    blobs_read_base: int = 0
-    blobs_read_changes: int = 0
-    # Changes that could not be placed (e.g. a shallow clone lacks the merge base):
-    # (label, why). The others are still ordered; the report names these.
-    unplanned: list[tuple[str, str]] = field(default_factory=list)
-    # Depends-On lines: (first, after, as written) where `first` is an open change of
-    # the run; they order the changes as computed dependencies do.
-    declared: list[tuple[str, str, str]] = field(default_factory=list)
-    # Computed dependencies that `after` does not declare (AC307), and declared ones
-    # its content does not need (AC308); declared lines naming no change of the run.
-    undeclared: list[Dependency] = field(default_factory=list)
-    unneeded: list[tuple[str, str, str]] = field(default_factory=list)
-    unknown_declared: list[tuple[str, str]] = field(default_factory=list)
-
-
-class Scenarios:
-    """Workspace indexes for the base with a set of changes applied, built on demand
-    and cached: a pair analysis over n changes needs at most n² of them."""
-
-    def __init__(
-        self, workspace: Workspace, base_refs: dict[str, str], memo: BlobMemo,
-        cache: BlobCache | None = None,
-    ) -> None:
-        self.workspace = workspace
-        self.memo = memo
-        self.gits = {r.name: GitRepo(r.path) for r in workspace.repos}
-        self.cache = cache
-        self.base_snaps: dict[str, SnapshotIndex] = {}
-        self.changes: dict[str, Change] = {}
-        self._overlays: dict[tuple[str, frozenset[str]], SnapshotIndex] = {}
-        self._scenarios: dict[frozenset[str], Resolver] = {}
-        self.blobs_read_base = 0
-        # The base comes whole from the snapshot cache when the base commit was seen
-        # before (the nightly run saw it): a PR check then reads only what the PRs
-        # touch. All repos at once: their refs are resolved together.
-        specs = [replace(spec, ref=base_refs[spec.name]) for spec in workspace.repos]
-        for spec, snap in zip(specs, crawl_many(specs, workspace.settings, memo, cache=cache), strict=True):
-            self.base_snaps[spec.name] = snap
-            self.blobs_read_base += snap.files_read
-
-    def add(self, change: Change) -> None:
-        self.changes[change.label] = change
-
-    def snapshot(self, repo: str, labels: frozenset[str]) -> SnapshotIndex:
-        mine = frozenset(label for label in labels if self.changes[label].repo == repo)
-        if not mine:
-            return self.base_snaps[repo]
-        key = (repo, mine)
-        if key not in self._overlays:
-            changed: dict[str, TreeEntry | None] = {}
-            for label in sorted(mine):
-                change = self.changes[label]
-                for path in change.changed:
-                    changed[path] = change.head_entries.get(path)
-            spec = self.workspace.repo(repo)
-            assert spec is not None
-            commit = "+".join(self.changes[label].head_commit[:12] for label in sorted(mine))
-            # Only the changed files are indexed; the rest of the base is kept as is.
-            touched = index_entries(self.gits[repo], spec, commit,
-                                    [e for e in changed.values() if e is not None],
-                                    self.workspace.settings, self.memo, cache=self.cache)
-            self._overlays[key] = overlay(self.base_snaps[repo], touched, set(changed))
-        return self._overlays[key]
-
-    def resolver(self, labels: Iterable[str]) -> Resolver:
-        key = frozenset(labels)
-        if key not in self._scenarios:
-            snaps = [self.snapshot(r.name, key) for r in self.workspace.repos]
-            base = self._scenarios[frozenset()].index if key and frozenset() in self._scenarios else None
-            index = WorkspaceIndex(snaps, self.workspace.repos, share=base)
-            self._scenarios[key] = Resolver(index, self.workspace.settings.headings,
-                                            self.workspace.settings.ignore_targets,
-                                            self.workspace.settings.ignore_evidence)
-        return self._scenarios[key]
-
-
-def overlay(base: SnapshotIndex, touched: SnapshotIndex, changed: set[str]) -> SnapshotIndex:
-    """The base snapshot with the changed paths replaced by their new index (a path
-    changed but absent from `touched` was deleted)."""
-    def keep(items: Iterable[Any]) -> tuple[Any, ...]:
-        return tuple(x for x in items if x.path not in changed)
-
-    oids = {**{p: o for p, o in base.oids.items() if p not in changed}, **touched.oids}
-    lines = {**{p: n for p, n in base.line_counts.items() if p not in changed}, **touched.line_counts}
-    return replace(
-        base,
-        commit=touched.commit,
-        paths=frozenset(p for p in base.paths if p not in changed) | touched.paths,
-        anchors=keep(base.anchors) + tuple(touched.anchors),
-        references=keep(base.references) + tuple(touched.references),
-        line_counts=lines,
-        oids=oids,
-        skipped=keep(base.skipped) + touched.skipped,
-        mentions=keep(base.mentions) + tuple(touched.mentions),
-        suppressions=keep(base.suppressions) + tuple(touched.suppressions),
-        files_read=touched.files_read,
-        bytes_read=touched.bytes_read,
-    )
 
 
 @paused_gc()  # as for a check (check.run_check)
@@ -447,110 +251,6 @@ def _renamed(result: Analysis, label: str, anchor: Anchor) -> Anchor | None:
         return same_file[0]
     close = suggest(anchor.name, [a.name for a in same_file])
     return next((a for a in same_file if close and a.name == close[0]), None)
-
-
-def _order(result: Analysis, labels: list[str]) -> None:
-    """A merge order that lands every change after those it needs, otherwise in the
-    order given; changes in a cycle stay together, in the order given. A handful of
-    changes: plain code, not networkx (whose import alone is 0.2 s of a PR run); only
-    when there is a cycle to list is it asked to enumerate them."""
-    position = {label: i for i, label in enumerate(labels)}
-    after: dict[str, set[str]] = {label: set() for label in labels}
-    for dep in result.dependencies:
-        after[dep.first].add(dep.after)
-    for first, then, _ in result.declared:
-        after[first].add(then)
-    result.edges = tuple(sorted(((a, b) for a in labels for b in after[a]),
-                                key=lambda e: (position[e[0]], position[e[1]])))
-    components = strong_components(labels, after)
-    if any(len(c) > 1 for c in components):
-        result.cycles = _cycles(labels, result.edges, position)
-    # Components in topological order, the one holding the earliest given change first
-    # whenever there is a choice (Kahn's algorithm with a heap).
-    comp_of = {label: i for i, comp in enumerate(components) for label in comp}
-    first_pos = [min(position[x] for x in comp) for comp in components]
-    needs = [0] * len(components)
-    out_edges: list[set[int]] = [set() for _ in components]
-    for a, b in result.edges:
-        ca, cb = comp_of[a], comp_of[b]
-        if ca != cb and cb not in out_edges[ca]:
-            out_edges[ca].add(cb)
-            needs[cb] += 1
-    ready = [(first_pos[i], i) for i in range(len(components)) if needs[i] == 0]
-    heapq.heapify(ready)
-    order: list[str] = []
-    while ready:
-        _, i = heapq.heappop(ready)
-        order.extend(sorted(components[i], key=position.__getitem__))
-        for j in out_edges[i]:
-            needs[j] -= 1
-            if needs[j] == 0:
-                heapq.heappush(ready, (first_pos[j], j))
-    result.order = tuple(order)
-
-
-def strong_components(nodes: Sequence[str], after: dict[str, set[str]]) -> list[list[str]]:
-    """The strongly connected components of the graph (Tarjan's algorithm, without
-    recursion, so a long chain of changes cannot exhaust the stack)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    components: list[list[str]] = []
-    for root in nodes:
-        if root in index:
-            continue
-        work: list[tuple[str, Iterator[str]]] = [(root, iter(sorted(after[root])))]
-        index[root] = low[root] = len(index)
-        stack.append(root)
-        on_stack.add(root)
-        while work:
-            node, children = work[-1]
-            child = next(children, None)
-            if child is not None:
-                if child not in index:
-                    index[child] = low[child] = len(index)
-                    stack.append(child)
-                    on_stack.add(child)
-                    work.append((child, iter(sorted(after[child]))))
-                elif child in on_stack:
-                    low[node] = min(low[node], index[child])
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == index[node]:
-                comp: list[str] = []
-                while True:
-                    top = stack.pop()
-                    on_stack.discard(top)
-                    comp.append(top)
-                    if top == node:
-                        break
-                components.append(comp)
-    return components
-
-
-def _cycles(
-    labels: list[str], edges: Sequence[tuple[str, str]], position: dict[str, int]
-) -> list[tuple[str, ...]]:
-    """Every elementary cycle once, starting at its earliest given change."""
-    import networkx as nx
-
-    g = nx.DiGraph()
-    g.add_nodes_from(labels)
-    g.add_edges_from(edges)
-    seen: set[frozenset[str]] = set()
-    cycles: list[tuple[str, ...]] = []
-    for cycle in nx.simple_cycles(g):
-        key = frozenset(cycle)
-        if key not in seen:
-            seen.add(key)
-            start = min(cycle, key=position.__getitem__)
-            i = cycle.index(start)
-            cycles.append(tuple(cycle[i:] + cycle[:i]))
-    return cycles
 
 
 def _conflicts(world: Scenarios, result: Analysis) -> None:

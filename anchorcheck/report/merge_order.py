@@ -14,7 +14,7 @@ from functools import partial
 
 from anchorcheck.config.selection import Selection
 from anchorcheck.model.finding import Finding, FingerprintedFinding, Severity, fingerprint
-from anchorcheck.pr.mergeorder import Analysis
+from anchorcheck.pr.analysis import Analysis
 from anchorcheck.report.markup import ICONS, md_code, md_text
 from anchorcheck.report.text import finding_json, render_text, safe_text, summary
 from anchorcheck.resolve.graph import build_graph

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # (mergeorder imports networkx, which `check` may never need)
-    from anchorcheck.pr.mergeorder import Analysis
+    from anchorcheck.pr.analysis import Analysis
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.model.reference import Reference, RefKind
-from anchorcheck.pr.mergeorder import Analysis, Dependency, _order, strong_components
+from anchorcheck.pr.analysis import Analysis, Dependency
+from anchorcheck.pr.order import _order, strong_components
 from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 _REF = Reference.make(RefKind.HEADING, 1, 0, "see X", name="X")
