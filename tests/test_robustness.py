@@ -16,7 +16,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.extract.blob import ExtractOptions, extract
-from anchorcheck.extract.scanners import _FAMILIES, scan
+from anchorcheck.extract.families import _FAMILIES
+from anchorcheck.extract.scanners import scan
 from anchorcheck.git.repobuilder import branch, git, init_repo
 from tests.conftest import WorkspaceBuilder, run_cli
 from tests.linear import assert_linear, repeated

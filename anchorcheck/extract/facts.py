@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from anchorcheck.extract.languages import language_of
-from anchorcheck.extract.scanners import yaml_block_scalar_lines
+from anchorcheck.extract.yaml_scalars import yaml_block_scalar_lines
 from anchorcheck.patterns import compiled_on_use
 
 

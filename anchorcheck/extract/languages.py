@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-# Family names are the keys of scanners.SCANNERS, plus "markdown".
+# Family names are the keys of families._SOURCES, plus "markdown".
 _BY_EXTENSION: dict[str, str] = {
     ".py": "python", ".pyi": "python", ".pyx": "python",
     ".yaml": "yaml", ".yml": "yaml", ".tpl": "yaml",

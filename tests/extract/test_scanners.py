@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from anchorcheck.extract.citations import _SEE_HINT, TRIGGER, _see_hint
 from anchorcheck.extract.facts import facts_of
+from anchorcheck.extract.families import _FAMILIES, _FIRST
 from anchorcheck.extract.headings import HeadingOptions, find_anchors, has_caps_line
-from anchorcheck.extract.scanners import _FAMILIES, _FIRST, _nested_end, _spans, scan
+from anchorcheck.extract.scanners import _nested_end, _spans, scan
 from anchorcheck.extract.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
 from anchorcheck.model.comment import Comment
 from tests.linear import assert_linear, repeated
@@ -328,15 +329,8 @@ _PY_BITS = st.sampled_from([*"ab #\"'\\\n:=()r", '"""', "'''", '""', "''", "def 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_PY_BITS, max_size=60).map("".join))
 def test_python_blocks_are_what_the_family_pattern_finds(text: str) -> None:
-    from anchorcheck.extract.scanners import (
-        _DOC,
-        _LINE,
-        _blocks,
-        _build,
-        _first_code_offset,
-        _is_docstring,
-        _Locator,
-    )
+    from anchorcheck.extract.comment_lines import _DOC, _LINE, _build, _Locator
+    from anchorcheck.extract.scanners import _blocks, _first_code_offset, _is_docstring
 
     def reference() -> list[tuple[int, int, int]]:
         # The family pattern's plain search loop: every string and comment in turn.
@@ -366,7 +360,8 @@ _C_BITS = st.sampled_from([*"ab /*\"'`\\\n\t:=", "//", "/*", "*/", "'a'", "'\\n'
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), family=st.sampled_from(["haskell", "c", "js"]))
 def test_matched_blocks_are_what_the_family_pattern_finds(data: st.DataObject, family: str) -> None:
-    from anchorcheck.extract.scanners import _blocks, _build, _Locator
+    from anchorcheck.extract.comment_lines import _build, _Locator
+    from anchorcheck.extract.scanners import _blocks
 
     text = data.draw(st.lists(_HS_BITS if family == "haskell" else _C_BITS, max_size=50).map("".join))
     # The family pattern's search loop, one span at a time, grouped by _blocks.
@@ -392,7 +387,7 @@ def test_yaml_spans_are_what_the_family_pattern_finds(text: str) -> None:
 def _block_scalar_lines_line_by_line(text: str) -> frozenset[int]:
     """The reference: every line read in turn (the implementation before
     yaml_block_scalars read only the lines that can open a scalar)."""
-    from anchorcheck.extract.scanners import _yaml_scalar_owner
+    from anchorcheck.extract.yaml_scalars import _yaml_scalar_owner
 
     hidden: set[int] = set()
     owner = -1
@@ -416,7 +411,7 @@ _SCALAR_BITS = st.sampled_from(["a: |", "- |", "- run: >-", "k: |2", "x", "  y",
 @settings(max_examples=500, deadline=None)
 @given(lines=st.lists(_SCALAR_BITS, max_size=25), end=st.sampled_from(["", "\n"]))
 def test_yaml_block_scalars_are_the_lines_read_one_by_one(lines: list[str], end: str) -> None:
-    from anchorcheck.extract.scanners import yaml_block_scalar_lines
+    from anchorcheck.extract.yaml_scalars import yaml_block_scalar_lines
 
     text = "\n".join(lines) + end
     assert yaml_block_scalar_lines(text) == _block_scalar_lines_line_by_line(text)
