@@ -1,5 +1,5 @@
 """Markdown's blocks as pulldown-cmark reads them (through pyromark), measured against
-anchorcheck's own block reader (`extract/markdown.py`'s read_blocks): issue 41, item 1.
+anchorcheck's own block reader (`extract/markdown_blocks.py`'s read_blocks): issue 41, item 1.
 
     pip install pyromark && python benchmarks/cmark_blocks.py GITDIR... [--repeat N]
 
@@ -27,7 +27,7 @@ from typing import Any
 
 import pyromark
 
-from anchorcheck.extract.markdown import Block
+from anchorcheck.extract.markdown_blocks import Block
 
 # GitHub's Markdown: CommonMark with tables, strikethrough and task lists. (Footnotes
 # stay off: `[^1]: text` is then a link reference definition, read as prose, as before.)
@@ -213,7 +213,7 @@ def main() -> None:
     sys.path.insert(0, str(Path(__file__).parent))
     from extract_rate import texts_of
 
-    from anchorcheck.extract.markdown import document_lines, read_blocks
+    from anchorcheck.extract.markdown_blocks import document_lines, read_blocks
 
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)

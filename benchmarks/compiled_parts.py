@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from extract_rate import texts_of
 
 from anchorcheck.extract.blob import ExtractOptions, extract
-from anchorcheck.extract.markdown import document_lines, read_blocks
+from anchorcheck.extract.markdown_blocks import document_lines, read_blocks
 from anchorcheck.extract.triggers import MARKDOWN_KEEP
 
 

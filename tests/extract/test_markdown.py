@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from anchorcheck.extract.blob import ExtractOptions, extract
-from anchorcheck.extract.markdown import _MAX_PARSED_HEADINGS, _plain_text, document_lines, read_blocks
+from anchorcheck.extract.markdown import _MAX_PARSED_HEADINGS, _plain_text
+from anchorcheck.extract.markdown_blocks import document_lines, read_blocks
 from anchorcheck.model.anchor import fold_space
 from tests.linear import assert_linear, repeated
 
