@@ -89,13 +89,6 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
     out: list[Block] = []
     stack: list[_Container] = []
     leaf: _Leaf | None = None
-
-    def finish() -> None:
-        nonlocal leaf
-        if leaf is not None and leaf.kind in ("para", "html"):
-            out.append(Block("prose", leaf.start, leaf.end))
-        leaf = None
-
     special = _SPECIAL
     for n, raw in enumerate(lines):
         line = raw.rstrip("\r")
@@ -109,7 +102,8 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
                 assert isinstance(leaf.close, str)
                 leaf.end = n + 1
                 if closes_fence(line, leaf.close):
-                    finish()
+                    _close(out, leaf)
+                    leaf = None
                 continue
             stripped = line.lstrip(" ")
             if stripped and stripped[0] not in special and (leaf is None or leaf.kind == "para"):
@@ -128,7 +122,7 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
             if item is not None and item.group(3) not in special:
                 column = _bullet(line, item, stack)
                 if column >= 0:
-                    finish()
+                    _close(out, leaf)
                     content = item.start(3)
                     stack.append(_Container(quote=False, width=content - column))
                     # (With no block quote open, the content column is the items' widths
@@ -136,38 +130,20 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
                     leaf = _Leaf("para", n, n + 1, depth=len(stack), text=[line[content:]], col=content)
                     continue
             if not line.strip(" ") and all(not c.quote and not c.opened_empty for c in stack):
-                finish()  # a blank line: every item goes on, a paragraph ends
+                _close(out, leaf)  # a blank line: every item goes on, a paragraph ends
+                leaf = None
                 continue
         pos, matched = _match_containers(line, stack)
         rest = line[pos:]
         blank = not rest.strip(" ")
 
-        if leaf is not None and leaf.depth == matched == len(stack):
-            if leaf.kind == "fence":
-                assert isinstance(leaf.close, str)
-                if closes_fence(rest, leaf.close):
-                    leaf.end = n + 1
-                    finish()
-                else:
-                    leaf.end = n + 1
+        if leaf is not None and leaf.kind != "para" and leaf.depth == matched == len(stack):
+            step = _leaf_line(leaf, n, rest, blank)
+            if step != _GOES_ON:
+                _close(out, leaf)
+                leaf = None
+            if step != _ENDED:
                 continue
-            if leaf.kind == "html":
-                if isinstance(leaf.close, re.Pattern) and leaf.close.pattern == "^$":
-                    if blank:
-                        finish()
-                        continue
-                    leaf.end = n + 1
-                    continue
-                leaf.end = n + 1
-                if isinstance(leaf.close, re.Pattern) and leaf.close.search(rest):
-                    finish()
-                continue
-            if leaf.kind == "code":
-                if blank or _indent(rest) >= 4:
-                    if not blank:
-                        leaf.end = n + 1
-                    continue
-                finish()
 
         if matched < len(stack):
             if (leaf is not None and leaf.kind == "para" and not blank
@@ -176,69 +152,134 @@ def read_blocks(lines: list[str], *, short_ways: bool = True) -> list[Block]:
                 _extend(leaf, n, rest)  # a lazy continuation line
                 continue
             del stack[matched:]
-            finish()
+            _close(out, leaf)
+            leaf = None
 
-        # New containers opened on this line.
-        stripped = rest.lstrip(" ")
-        while stripped[:1] in _CONTAINER_START and stripped:
-            q = _QUOTE.match(rest) if stripped[0] == ">" else None
-            if q is not None:
-                finish()
-                stack.append(_Container(quote=True))
-                pos += q.end() + (1 if line[pos + q.end():pos + q.end() + 1] == " " else 0)
-            else:
-                width = _item(rest, in_paragraph=leaf is not None and leaf.kind == "para")
-                if width is None:
-                    break
-                finish()
-                stack.append(_Container(quote=False, width=width, opened_empty=not rest[width:].strip(" ")))
-                pos += min(width, len(rest))
-            rest = line[pos:]
+        leaf = _open_blocks(out, stack, leaf, n, line, pos, rest)
+    _close(out, leaf)
+    return out
+
+
+def _close(out: list[Block], leaf: _Leaf | None) -> None:
+    """The end of the open leaf (if any): a paragraph or an HTML block is a prose block
+    of `out`; the caller drops the leaf."""
+    if leaf is not None and leaf.kind in ("para", "html"):
+        out.append(Block("prose", leaf.start, leaf.end))
+
+
+# What an open fence, HTML block or indented code block does with a line that stays in
+# its containers (_leaf_line): takes it and goes on, ends with it (the line is read no
+# further), or ended before it (the line is read as any other).
+_GOES_ON, _ENDS_HERE, _ENDED = 0, 1, 2
+
+
+def _leaf_line(leaf: _Leaf, n: int, rest: str, blank: bool) -> int:
+    """What the open fence, HTML block or indented code block `leaf` does with line `n`
+    (`rest`: the line past its containers' markers): _GOES_ON, _ENDS_HERE or _ENDED."""
+    if leaf.kind == "fence":
+        assert isinstance(leaf.close, str)
+        if closes_fence(rest, leaf.close):
+            leaf.end = n + 1
+            return _ENDS_HERE
+        leaf.end = n + 1
+        return _GOES_ON
+    if leaf.kind == "html":
+        if isinstance(leaf.close, re.Pattern) and leaf.close.pattern == "^$":
+            if blank:
+                return _ENDS_HERE
+            leaf.end = n + 1
+            return _GOES_ON
+        leaf.end = n + 1
+        if isinstance(leaf.close, re.Pattern) and leaf.close.search(rest):
+            return _ENDS_HERE
+        return _GOES_ON
+    # Indented code.
+    if blank or _indent(rest) >= 4:
+        if not blank:
+            leaf.end = n + 1
+        return _GOES_ON
+    return _ENDED
+
+
+def _open_blocks(
+    out: list[Block], stack: list[_Container], leaf: _Leaf | None, n: int, line: str, pos: int, rest: str
+) -> _Leaf | None:
+    """What line `n` opens or goes on with once the containers it stays in are matched
+    (`rest`: the line from their content's column, `pos`): new containers, then
+    indented code, a heading, a fence, a thematic break, an HTML block or a paragraph
+    line. The blocks it ends or makes whole go to `out`; the leaf left open is
+    returned (None: no leaf is open)."""
+    stripped = rest.lstrip(" ")
+    if stripped[:1] in _CONTAINER_START and stripped:
+        opened_at = _open_containers(line, pos, stack, in_paragraph=leaf is not None and leaf.kind == "para")
+        if opened_at > pos:  # (a container opened, and the open leaf ended before it)
+            _close(out, leaf)
+            leaf = None
+            rest = line[opened_at:]
             stripped = rest.lstrip(" ")
-        if not stripped:
-            finish()
-            continue
-        depth = len(stack)
-        indent = len(rest) - len(stripped)
-        in_para = leaf is not None and leaf.kind == "para"
-        if indent >= 4:
-            if leaf is not None and in_para:
-                _extend(leaf, n, rest)
-            else:
-                finish()
-                leaf = _Leaf("code", n, n + 1, depth=depth)
-            continue
-        if stripped[0] in _LEAF_START:
-            if leaf is not None and in_para and _SETEXT.match(rest):
-                title = "\n".join(t.strip(" ") for t in leaf.text or ())
-                out.append(Block("heading", leaf.start, n + 1, title.strip()))
-                leaf = None
-                continue
-            if _ATX.match(rest):
-                finish()
-                out.append(Block("heading", n, n + 1, _atx_title(rest)))
-                continue
-            fence = _FENCE.match(rest)
-            if fence is not None and not (fence.group(1)[0] == "`" and "`" in rest[fence.end():]):
-                finish()
-                leaf = _Leaf("fence", n, n + 1, fence.group(1), depth)
-                continue
-            if _BREAK.match(rest):
-                finish()
-                continue
-            html = _html_start(stripped, in_paragraph=in_para)
-            if html is not None:
-                finish()
-                leaf = _Leaf("html", n, n + 1, html, depth)
-                if html.pattern != "^$" and html.search(rest):
-                    finish()
-                continue
+    if not stripped:
+        _close(out, leaf)
+        return None
+    depth = len(stack)
+    indent = len(rest) - len(stripped)
+    in_para = leaf is not None and leaf.kind == "para"
+    if indent >= 4:
         if leaf is not None and in_para:
             _extend(leaf, n, rest)
+            return leaf
+        _close(out, leaf)
+        return _Leaf("code", n, n + 1, depth=depth)
+    if stripped[0] in _LEAF_START:
+        if leaf is not None and in_para and _SETEXT.match(rest):
+            title = "\n".join(t.strip(" ") for t in leaf.text or ())
+            out.append(Block("heading", leaf.start, n + 1, title.strip()))
+            return None
+        if _ATX.match(rest):
+            _close(out, leaf)
+            out.append(Block("heading", n, n + 1, _atx_title(rest)))
+            return None
+        fence = _FENCE.match(rest)
+        if fence is not None and not (fence.group(1)[0] == "`" and "`" in rest[fence.end():]):
+            _close(out, leaf)
+            return _Leaf("fence", n, n + 1, fence.group(1), depth)
+        if _BREAK.match(rest):
+            _close(out, leaf)
+            return None
+        html = _html_start(stripped, in_paragraph=in_para)
+        if html is not None:
+            _close(out, leaf)
+            leaf = _Leaf("html", n, n + 1, html, depth)
+            if html.pattern != "^$" and html.search(rest):
+                _close(out, leaf)
+                return None
+            return leaf
+    if leaf is not None and in_para:
+        _extend(leaf, n, rest)
+        return leaf
+    return _Leaf("para", n, n + 1, depth=depth, text=[rest], col=_content_col(stack))
+
+
+def _open_containers(line: str, pos: int, stack: list[_Container], *, in_paragraph: bool) -> int:
+    """The block quotes and list items a line opens from column `pos`, pushed on
+    `stack`: the column their content starts at (`pos` when none opens). The open
+    leaf ends where the first opens, so only the first can be opened in a paragraph."""
+    rest = line[pos:]
+    stripped = rest.lstrip(" ")
+    while stripped[:1] in _CONTAINER_START and stripped:
+        q = _QUOTE.match(rest) if stripped[0] == ">" else None
+        if q is not None:
+            stack.append(_Container(quote=True))
+            pos += q.end() + (1 if line[pos + q.end():pos + q.end() + 1] == " " else 0)
         else:
-            leaf = _Leaf("para", n, n + 1, depth=depth, text=[rest], col=_content_col(stack))
-    finish()
-    return out
+            width = _item(rest, in_paragraph=in_paragraph)
+            if width is None:
+                break
+            stack.append(_Container(quote=False, width=width, opened_empty=not rest[width:].strip(" ")))
+            pos += min(width, len(rest))
+        in_paragraph = False
+        rest = line[pos:]
+        stripped = rest.lstrip(" ")
+    return pos
 
 
 def _extend(leaf: _Leaf, n: int, rest: str) -> None:
