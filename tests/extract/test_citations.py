@@ -280,13 +280,13 @@ _URL_BITS = st.sampled_from([
 @settings(max_examples=1000, deadline=None)
 @given(st.lists(_URL_BITS, max_size=30).map("".join))
 def test_url_spans_are_what_finditer_finds(text: str) -> None:
-    from anchorcheck.extract.citations import _URL, url_spans
+    from anchorcheck.extract.links import _URL, url_spans
 
     assert list(url_spans(text)) == [m.span() for m in _URL.finditer(text)]
 
 
 def test_a_url_far_past_its_limit_and_schemes_too_long() -> None:
-    from anchorcheck.extract.citations import _URL, url_spans
+    from anchorcheck.extract.links import _URL, url_spans
 
     for text in ["see https://" + "x" * 2500 + " and ftp://y", "q" * 25 + "://a b" + "c" * 21 + "://d e",
                  "xhttp://a http://b", "éhttp://a _http://b 9a://c", "://", "a://b://c d://e"]:
@@ -297,7 +297,7 @@ def test_a_url_far_past_its_limit_and_schemes_too_long() -> None:
 @given(st.lists(st.sampled_from(["`", "``", "```", "a", " ", "\n", "b c", "<<<", "\\", "é"]), max_size=40)
        .map("".join))
 def test_code_spans_are_what_finditer_finds(text: str) -> None:
-    from anchorcheck.extract.citations import _CODE_SPAN, code_spans
+    from anchorcheck.extract.links import _CODE_SPAN, code_spans
 
     assert code_spans(text) == [m.span() for m in _CODE_SPAN.finditer(text)]
 
