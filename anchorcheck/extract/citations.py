@@ -11,7 +11,7 @@ unbounded repetition, so matching is linear in the block's length.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from anchorcheck.extract import claims, triggers
@@ -19,20 +19,15 @@ from anchorcheck.extract.headings import note_definition_spans
 from anchorcheck.extract.issues import find_issue_references
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.links import (
-    _BLOB_URL,
     _CODE_NAME,
     _CODE_SHAPE,
     _GUTTER,
-    _HTML_LINK,
-    _MD_LINK,
-    _MD_REF_DEF,
-    _MOVING_REFS,
-    _SCHEME,
-    _blob_url_reference,
     _flat,
-    _html_link_reference,
-    _md_link_reference,
     code_spans,
+    find_blob_urls,
+    find_html_links,
+    find_link_definitions,
+    find_markdown_links,
     url_spans,
 )
 from anchorcheck.extract.locations import PATH, REPO, RUN_START, looks_like_path
@@ -186,35 +181,9 @@ def find_references(
     # trigger hold one kind of reference, and the caps-heading patterns are the
     # costly ones.
     if "Note" in text:
-        definitions = note_definitions if note_definitions is not None else note_definition_spans(comment)
-        for m in _NOTE.finditer(text):
-            line, col = joined.locate(m.start())
-            if (line, col) in definitions:
-                take(m.span())
-                continue
-            name = fold_space(_GUTTER.sub(" ", m.group("name")))
-            # `Note [ ]` names nothing (no reference; the file's others are still read)
-            if name and free(m):
-                yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name,
-                                     target_path=_note_location(text, m.end()),
-                                     claim=_TITLE if _title_shaped(comment, line, m.group(0)) else None)
+        yield from _note_references(comment, joined, note_definitions, take, free)
     if "github.com/" in text or "githubusercontent.com/" in text or "/-/blob/" in text or "/-/tree/" in text:
-        # In Markdown nothing in a code span is a link: a URL shown there is text
-        # (jaeger's OpenSSF evidence table lists the stale URLs to replace so; gunicorn's
-        # old news keeps reST's `` `name <url>`_ `` across two lines of a list item). (A
-        # span across a table's `|` or a blank line is not trusted: a table's cells are
-        # read one by one, which code_spans does not; oauth2-proxy's chart README.)
-        shown = [(a, b) for a, b in code_spans(text) if "\n\n" not in text[a:b] and "|" not in text[a:b]] \
-            if "`" in text and comment.kind in ("prose", "heading") else []
-        for m in _BLOB_URL.finditer(text):
-            if shown and any(a <= m.start() < b for a, b in shown):
-                take(m.span())
-                continue
-            # A URL at a sha, a tag or a release branch is pinned: what it shows there
-            # holds whatever the branch checked now says (loki's `tree/v1.3.0/docs/
-            # configuration`). Only a branch that moves is checked against the tree.
-            if free(m) and m.group("ref").lower() in _MOVING_REFS:
-                yield _blob_url_reference(joined, m)
+        yield from find_blob_urls(comment, joined, take, free)
     in_markdown = comment.kind in ("prose", "heading")
     # A link written inside a code span is code (fastapi's docs show
     # `[text](url){.internal-link}` as the syntax to keep), in Markdown and in the
@@ -234,35 +203,11 @@ def find_references(
         return False
 
     if "](" in text:
-        for m in _MD_LINK.finditer(text):
-            if shown_as_code(m):
-                continue
-            ref = _md_link_reference(joined, m, in_markdown)
-            if ref is not None:
-                if free(m):
-                    yield ref
-            elif _SCHEME.match(m.group("target").lstrip("<")):
-                # A link to a URL: its text names what is there, not a file of ours
-                # (cert-manager's `[definition/reconciler.go#L55](https://github.com/
-                # crossplane/...)`: 12 false AC105).
-                take(m.span())
+        yield from find_markdown_links(joined, in_markdown, shown_as_code, take, free)
     if in_markdown and ("href" in text or "src" in text):
-        for m in _HTML_LINK.finditer(text):
-            if shown_as_code(m):
-                continue
-            ref = _html_link_reference(joined, m)
-            if ref is not None and free(m):
-                yield ref
-            # The rest of the tag is attributes, not prose (a Medium export's
-            # `data-href="../contributing/README.md#..."` beside the href: knative).
-            end = text.find(">", m.end(), m.end() + 1000)
-            if end > 0:
-                take((m.end(), end + 1))
+        yield from find_html_links(joined, shown_as_code, take, free)
     if in_markdown and "]:" in text:
-        for m in _MD_REF_DEF.finditer(text):
-            ref = _md_link_reference(joined, m, True)
-            if ref is not None and free(m):
-                yield ref
+        yield from find_link_definitions(joined, free)
     # Issue references before URLs are set aside and before `PATH#slug`: `acme/api#12`
     # is an issue, not the fragment `12` of the file `api`.
     if "#" in text or "/issues/" in text or "/pull/" in text or "/merge_requests/" in text:
@@ -273,6 +218,43 @@ def find_references(
     if "://" in text:
         for span in url_spans(text):
             take(span)
+    verbatim = Verbatim(comment)
+    yield from _heading_references(comment, joined, verbatim, in_markdown, shown_as_code, free)
+    # Docstrings are full of example output ("at test_module.py:2"): their line and
+    # symbol claims are not claims. A URL's path is not a file of ours either.
+    if comment.kind != "docstring":
+        yield from claims.find_claims(joined, free, verbatim)
+
+
+def _note_references(
+    comment: Comment, joined: JoinedText, note_definitions: set[tuple[int, int]] | None,
+    take: Callable[[tuple[int, int]], None], free: Callable[[re.Match[str]], bool],
+) -> Iterator[Reference]:
+    """The Notes a comment cites, `Note [Name]` (find_references' `take` and `free`):
+    a Note definition (at one of `note_definitions`, else found here) cites nothing."""
+    text = joined.text
+    definitions = note_definitions if note_definitions is not None else note_definition_spans(comment)
+    for m in _NOTE.finditer(text):
+        line, col = joined.locate(m.start())
+        if (line, col) in definitions:
+            take(m.span())
+            continue
+        name = fold_space(_GUTTER.sub(" ", m.group("name")))
+        # `Note [ ]` names nothing (no reference; the file's others are still read)
+        if name and free(m):
+            yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name,
+                                 target_path=_note_location(text, m.end()),
+                                 claim=_TITLE if _title_shaped(comment, line, m.group(0)) else None)
+
+
+def _heading_references(
+    comment: Comment, joined: JoinedText, verbatim: Verbatim, in_markdown: bool,
+    shown_as_code: Callable[[re.Match[str]], bool], free: Callable[[re.Match[str]], bool],
+) -> Iterator[Reference]:
+    """The headings a comment cites by name or slug, and the lines of files it cites
+    by fragment: `see "Title" in PATH`, `TITLE (in PATH)`, `PATH § TITLE`, `PATH#slug`,
+    `PATH#L3-L9` (find_references' `free`, and its `shown_as_code`)."""
+    text = joined.text
     # (matches, whether they are LOC#... fragments), in this order of precedence
     found: list[tuple[Iterator[re.Match[str]], bool]] = []
     found.append((see_matches(text), False))  # it looks for its lead words itself
@@ -282,7 +264,6 @@ def find_references(
         found.append((_SECTION.finditer(text), False))
     if _FRAGMENT_HINT.search(text):
         found.append((_FRAGMENT.finditer(text), True))
-    verbatim = Verbatim(comment)
     # In Markdown, a snippet import shown in a code span is an example of the syntax
     # (vitepress's `<<< ./my#file.js#region`), not one.
     shown = [(a, b) for a, b in code_spans(text) if "<<<" in text[a:b]] \
@@ -311,10 +292,6 @@ def find_references(
             if ref is not None and not (fragment and ref.kind in _FILE_CLAIMS and ref.line in verbatim) \
                     and free(m):
                 yield ref
-    # Docstrings are full of example output ("at test_module.py:2"): their line and
-    # symbol claims are not claims. A URL's path is not a file of ours either.
-    if comment.kind != "docstring":
-        yield from claims.find_claims(joined, free, verbatim)
 
 
 # What introduces an example just before it: `e.g.`, `for example`, `such as`, and

@@ -1,7 +1,9 @@
 """Links in comments and in Markdown: Markdown links and link reference definitions,
 HTML links (`<a href>`, `<img src>`), and blob URLs of a forge, each a reference to a
-file of the workspace or to a heading or the lines of one; what a link's text claims of
-the lines it links to; and the code spans and URL spans where no citation stands.
+file of the workspace or to a heading or the lines of one, found by its finder
+(find_markdown_links, find_link_definitions, find_html_links, find_blob_urls), which
+find_references runs; what a link's text claims of the lines it links to; and the code
+spans and URL spans where no citation stands.
 
 Its own room: a link names its target in the link's own syntax (a relative path, a
 `repo:path`, a URL), where the other citation forms (citations.py) name a heading,
@@ -12,14 +14,14 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from urllib.parse import unquote
 
 from anchorcheck.extract import claims
 from anchorcheck.extract.locations import looks_like_path
 from anchorcheck.model.anchor import fold_space
-from anchorcheck.model.comment import JoinedText
+from anchorcheck.model.comment import Comment, JoinedText
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.patterns import compiled_on_use
 
@@ -284,3 +286,77 @@ def link_text_claim(text: str, start: int, path: str) -> str | None:
                                        or said[:1].isupper()):
         return said
     return None
+
+
+def find_blob_urls(
+    comment: Comment, joined: JoinedText,
+    take: Callable[[tuple[int, int]], None], free: Callable[[re.Match[str]], bool],
+) -> Iterator[Reference]:
+    """The files of other repos a comment links by their forge's blob URLs, at a
+    branch that moves (find_references' `take` and `free`)."""
+    text = joined.text
+    # In Markdown nothing in a code span is a link: a URL shown there is text
+    # (jaeger's OpenSSF evidence table lists the stale URLs to replace so; gunicorn's
+    # old news keeps reST's `` `name <url>`_ `` across two lines of a list item). (A
+    # span across a table's `|` or a blank line is not trusted: a table's cells are
+    # read one by one, which code_spans does not; oauth2-proxy's chart README.)
+    shown = [(a, b) for a, b in code_spans(text) if "\n\n" not in text[a:b] and "|" not in text[a:b]] \
+        if "`" in text and comment.kind in ("prose", "heading") else []
+    for m in _BLOB_URL.finditer(text):
+        if shown and any(a <= m.start() < b for a, b in shown):
+            take(m.span())
+            continue
+        # A URL at a sha, a tag or a release branch is pinned: what it shows there
+        # holds whatever the branch checked now says (loki's `tree/v1.3.0/docs/
+        # configuration`). Only a branch that moves is checked against the tree.
+        if free(m) and m.group("ref").lower() in _MOVING_REFS:
+            yield _blob_url_reference(joined, m)
+
+
+def find_markdown_links(
+    joined: JoinedText, in_markdown: bool, shown_as_code: Callable[[re.Match[str]], bool],
+    take: Callable[[tuple[int, int]], None], free: Callable[[re.Match[str]], bool],
+) -> Iterator[Reference]:
+    """The files and headings a comment's Markdown links name, `[text](target)`
+    (find_references' `take`, `free` and `shown_as_code`)."""
+    for m in _MD_LINK.finditer(joined.text):
+        if shown_as_code(m):
+            continue
+        ref = _md_link_reference(joined, m, in_markdown)
+        if ref is not None:
+            if free(m):
+                yield ref
+        elif _SCHEME.match(m.group("target").lstrip("<")):
+            # A link to a URL: its text names what is there, not a file of ours
+            # (cert-manager's `[definition/reconciler.go#L55](https://github.com/
+            # crossplane/...)`: 12 false AC105).
+            take(m.span())
+
+
+def find_html_links(
+    joined: JoinedText, shown_as_code: Callable[[re.Match[str]], bool],
+    take: Callable[[tuple[int, int]], None], free: Callable[[re.Match[str]], bool],
+) -> Iterator[Reference]:
+    """The files and headings a Markdown block's HTML links and images name
+    (find_references' `take`, `free` and `shown_as_code`)."""
+    text = joined.text
+    for m in _HTML_LINK.finditer(text):
+        if shown_as_code(m):
+            continue
+        ref = _html_link_reference(joined, m)
+        if ref is not None and free(m):
+            yield ref
+        # The rest of the tag is attributes, not prose (a Medium export's
+        # `data-href="../contributing/README.md#..."` beside the href: knative).
+        end = text.find(">", m.end(), m.end() + 1000)
+        if end > 0:
+            take((m.end(), end + 1))
+
+
+def find_link_definitions(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> Iterator[Reference]:
+    """The files and headings a Markdown block's link reference definitions name,
+    `[label]: target` (find_references' `free`)."""
+    for m in _MD_REF_DEF.finditer(joined.text):
+        ref = _md_link_reference(joined, m, True)
+        if ref is not None and free(m):
+            yield ref
