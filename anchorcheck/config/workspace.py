@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import tomllib
@@ -23,7 +24,7 @@ from anchorcheck.config.values import (
     _typed,
     file_kinds,
 )
-from anchorcheck.errors import ConfigError
+from anchorcheck.errors import ConfigError, GitError
 from anchorcheck.extract.headings import NOTE_STYLES, HeadingOptions
 from anchorcheck.git.repo import GitRepo, check_ref, work_tree_top
 from anchorcheck.model.reference import Evidence
@@ -136,6 +137,19 @@ def remote_slug(url: str) -> str | None:
         return None
     parts = [p for p in m.group("path").split("/") if p]
     return "/".join(parts[-2:]) if len(parts) >= 2 else None
+
+
+@functools.cache
+def hosted_slug(path: Path, remote: str = "origin") -> str | None:
+    """`owner/name` of the repo at `path` as its git remote `remote` names it on a host;
+    None when there is none or the repo is not here (a check from index files made
+    elsewhere). Where a repo lives is the workspace's to say (a repo's `url` first, then
+    this), so the graph's links and the CI report's home repo ask here, not git."""
+    try:
+        url = GitRepo(path).remote_url(remote)
+    except GitError:
+        return None
+    return remote_slug(url) if url else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -171,7 +171,7 @@ class GitRepo(SearchCommands, HistoryCommands):
     def remote_url(self, remote: str = "origin") -> str | None:
         """The URL of `remote` as the repository's own config file gives it, or None.
         Read from the file, not asked of `git config`: a check may want every repo's
-        (resolve.origin_slug), and a process each cost a PR run ~4 ms a repo. An
+        (config.workspace.hosted_slug), and a process each cost a PR run ~4 ms a repo. An
         `[include]`d file or a remote set in the user's config is not seen: then the
         repo is matched by name, as with no remote."""
         try:

@@ -4,5 +4,6 @@ graph as DOT, Mermaid, JSON, GraphML, HTML with graph.html), rulesdoc.py (the ru
 table), markup.py (repo text made inert in Markdown), fix.py (drifted numbers and
 paths rewritten, as a diff or in place).
 
-May import: check and every wing below it.
+May import: check and every wing below it, but not git: the report shows what a check
+found and opens no repository (pyproject.toml's contracts).
 """

@@ -19,8 +19,7 @@ from typing import Any
 from urllib.parse import quote
 
 from anchorcheck import __version__
-from anchorcheck.config.workspace import Workspace, remote_slug
-from anchorcheck.git.repo import GitRepo
+from anchorcheck.config.workspace import Workspace, hosted_slug
 from anchorcheck.model.finding import FingerprintedFinding, Severity
 from anchorcheck.patterns import compiled_on_use
 from anchorcheck.report.markup import ICONS, md_code, md_text
@@ -125,7 +124,7 @@ def home_repo(workspace: Workspace, env: Mapping[str, str]) -> str | None:
     slug = env.get("GITHUB_REPOSITORY", "").lower()
     if slug:
         for spec in workspace.repos:
-            named = spec.url_slug or remote_slug(GitRepo(spec.path).remote_url(spec.remote) or "")
+            named = spec.url_slug or hosted_slug(spec.path, spec.remote)
             if named is not None and named.lower() == slug:
                 return spec.name
     top = env.get("GITHUB_WORKSPACE")

@@ -17,10 +17,10 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from anchorcheck.check.on_disk import why_not_as_read
 from anchorcheck.check.pipeline import CheckResult
 from anchorcheck.extract.modules import is_module, module_of
 from anchorcheck.files import OutputError, read_no_follow, replace_if_unchanged, work_tree_file
-from anchorcheck.git.repo import GitRepo
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.resolve.resolution import Status
 
@@ -96,7 +96,7 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
         spec = result.workspace.repo(repo)
         snap = result.index.snapshots[repo]
         assert spec is not None
-        reason = _unsafe(spec.path, snap.commit, path, snap.oids.get(path), spec.shown_ref)
+        reason = why_not_as_read(spec.path, snap.commit, path, snap.oids.get(path), spec.shown_ref)
         if reason:
             skipped.append(f"{repo}:{path}: {reason}")
             continue
@@ -117,16 +117,6 @@ def make_patches(result: CheckResult, edits: list[Edit]) -> tuple[list[FilePatch
         if after != before:
             patches.append(FilePatch(repo, path, target, before, after, raw))
     return patches, skipped
-
-
-def stale_comment_edits(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
-                        changed_by_repo: dict[str, list[str]]) -> list[Edit]:
-    """AC206: the new token, put where a stale comment names the old one."""
-    from anchorcheck.pr.stale import stale_since
-
-    found = stale_since(bases, changed_by_repo, result.index, result.resolutions,
-                        result.workspace.settings.max_file_size)
-    return [Edit(s.repo, s.path, s.line, s.replaced.old, s.replaced.new, "AC206", token=True) for s in found]
 
 
 def _apply(lines: list[str], edit: Edit) -> bool:
@@ -151,34 +141,6 @@ def _apply_token(lines: list[str], edit: Edit) -> bool:
     at = spots[0]
     lines[edit.line - 1] = line[:at.start()] + edit.new + line[at.end():]
     return True
-
-
-def _unsafe(work_tree: Path, commit: str, path: str, oid: str | None, read_from: str | None) -> str | None:
-    """Why the file on disk is not the text that was checked, or None when it is. A
-    commit checked (`ref`, `--ref`) must be the work tree's HEAD with the file
-    unmodified; the work tree checked as it is on disk (`read_from`, "the work tree")
-    must still hold what was read, so the user's uncommitted edits are the text the
-    fix is made on, never text it overwrites; the index (`--staged`) must match the
-    file on disk, which is the one rewritten."""
-    git = GitRepo(work_tree)
-    if Path(git.git_dir) == work_tree.resolve() or not (work_tree / ".git").exists():
-        return "not a work tree (a bare repo cannot be fixed in place)"
-    if read_from is None and git.resolve("HEAD") != commit:
-        return "the work tree's HEAD is not the commit checked; check out that ref first"
-    if oid is None:
-        return "the file is not in the work tree"
-    try:
-        # Before anything reads or hashes it: git hash-object follows a symlink.
-        target = work_tree_file(work_tree, path)
-    except OutputError as exc:
-        return str(exc).removeprefix(f"{path}: ")
-    if git.hash_file(target) != oid:
-        if read_from == "the index":
-            return "the file on disk differs from what is staged; stage it, or run fix without --staged"
-        if read_from is not None:
-            return "the file changed on disk while it was checked; run fix again"
-        return "the file has local modifications; run fix without a ref to fix the work tree"
-    return None
 
 
 def write(patches: list[FilePatch]) -> list[str]:

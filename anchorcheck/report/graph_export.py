@@ -234,16 +234,6 @@ def to_dot(g: nx.MultiDiGraph) -> str:
     return "\n".join(lines) + "\n"
 
 
-def through_dot(dot: str, fmt: str) -> bytes:
-    """The DOT text drawn by Graphviz's `dot` as SVG or PNG; a clear error when `dot`
-    is not installed or fails."""
-    from anchorcheck.git.process import run_tool
-
-    return run_tool(["dot", f"-T{fmt}"], dot.encode("utf-8"),
-                    missing="--format svg and png need Graphviz's `dot` on PATH (Debian: apt-get install "
-                            "graphviz; macOS: brew install graphviz); --format dot prints what it would draw")
-
-
 def _mermaid_text(text: str) -> str:
     for ch, code in (("#", "#35;"), ('"', "#quot;"), ("<", "#lt;"), (">", "#gt;"), ("`", "#96;")):
         text = text.replace(ch, code)

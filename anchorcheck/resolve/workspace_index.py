@@ -10,20 +10,16 @@ page includes."""
 
 from __future__ import annotations
 
-import functools
 import posixpath
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
 
-from anchorcheck.config.workspace import RepoSpec, remote_slug
-from anchorcheck.errors import GitError
+from anchorcheck.config.workspace import RepoSpec, hosted_slug
 from anchorcheck.extract.headings import HeadingOptions, caps_heading_text
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.scanners import scan
-from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.lazy import of_kind
 from anchorcheck.model.anchor import (
     Anchor,
@@ -87,17 +83,6 @@ def _line_title(text: str) -> str:
 _LONE_OPTIONS = HeadingOptions(min_words=1, max_words=20, min_letters=1, needs_body=False)
 
 
-@functools.cache
-def origin_slug(path: Path) -> str | None:
-    """`owner/name` of the git remote `origin` of the repo at `path`, if it is on a
-    host (not a local path); None when there is none or the repo is not here (a check
-    from index files made elsewhere)."""
-    try:
-        url = GitRepo(path).remote_url()
-    except GitError:
-        return None
-    return remote_slug(url) if url else None
-
 
 class WorkspaceIndex(SitePages):
     """Lookup tables over every snapshot of the workspace."""
@@ -160,7 +145,7 @@ class WorkspaceIndex(SitePages):
         `origin`'s (asked of git once per repo, when a blob URL first needs it); None
         when neither says."""
         if self._homes is None:
-            self._homes = {name: (spec.url_slug or origin_slug(spec.path) or "").lower() or None
+            self._homes = {name: (spec.url_slug or hosted_slug(spec.path) or "").lower() or None
                            for name, spec in self.repos.items()}
         return self._homes
 

@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from anchorcheck.cli.app import _run, _workspace, cli, workspace_options
 from anchorcheck.errors import AnchorcheckError
 from anchorcheck.report.text import safe_lines, safe_text
+
+# For the annotations only: the command imports what it runs when it runs, so that
+# start-up stays short (Edit again where stale_comment_edits makes one).
+if TYPE_CHECKING:
+    from anchorcheck.check.pipeline import CheckResult
+    from anchorcheck.git.repo import GitRepo
+    from anchorcheck.report.fix import Edit
 
 
 @cli.command()
@@ -30,7 +38,7 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
     """Rewrite drifted line numbers (AC201) and wrong-location paths (AC102) in place,
     showing a unified diff; with --changed-only, replaced tokens in stale comments too
     (AC206). Nothing else is ever touched."""
-    from anchorcheck.report.fix import make_patches, planned_edits, stale_comment_edits, write
+    from anchorcheck.report.fix import make_patches, planned_edits, write
 
     if do_write and dry_run:
         raise AnchorcheckError("--write and --dry-run exclude each other")
@@ -60,3 +68,14 @@ def fix(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], debu
     if not patches and not skipped:
         click.echo("Nothing to fix: no drifted line numbers (AC201) or wrong paths (AC102)"
                    + (", and no stale comments (AC206)." if changed_only else "."), err=True)
+
+
+def stale_comment_edits(result: CheckResult, bases: dict[str, tuple[GitRepo, str, str]],
+                        changed_by_repo: dict[str, list[str]]) -> list[Edit]:
+    """AC206: the new token, put where a stale comment names the old one."""
+    from anchorcheck.pr.stale import stale_since
+    from anchorcheck.report.fix import Edit
+
+    found = stale_since(bases, changed_by_repo, result.index, result.resolutions,
+                        result.workspace.settings.max_file_size)
+    return [Edit(s.repo, s.path, s.line, s.replaced.old, s.replaced.new, "AC206", token=True) for s in found]

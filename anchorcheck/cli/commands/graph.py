@@ -13,6 +13,17 @@ from anchorcheck.errors import AnchorcheckError
 from anchorcheck.report.text import safe_text
 
 
+def through_dot(dot: str, fmt: str) -> bytes:
+    """The DOT text drawn by Graphviz's `dot` as SVG or PNG; a clear error when `dot`
+    is not installed or fails. Run here, as the command's own step: the report wing
+    only makes the text, and opens nothing (pyproject.toml's import-linter contracts)."""
+    from anchorcheck.git.process import run_tool
+
+    return run_tool(["dot", f"-T{fmt}"], dot.encode("utf-8"),
+                    missing="--format svg and png need Graphviz's `dot` on PATH (Debian: apt-get install "
+                            "graphviz; macOS: brew install graphviz); --format dot prints what it would draw")
+
+
 def _tell_about_view(g: Any, notes: list[str]) -> None:
     """Say on stderr what the view left out: an empty view, or one collapsed past what
     was asked (a plain `graph` of a large workspace printed nothing and exited 0)."""
@@ -75,7 +86,7 @@ def graph(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ...], de
     if collapse:
         g = gx.collapse(g, collapse)
     if fmt in ("svg", "png"):
-        text_or_bytes = gx.through_dot(gx.to_dot(g), fmt)
+        text_or_bytes = through_dot(gx.to_dot(g), fmt)
         _tell_about_view(g, notes)
         if output is None:
             sys.stdout.buffer.write(text_or_bytes)
