@@ -16,7 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from anchorcheck.extract.blob import ExtractOptions, extract
-from anchorcheck.extract.families import _FAMILIES
+from anchorcheck.extract.families import FAMILIES
 from anchorcheck.extract.scanners import scan
 from anchorcheck.git.repobuilder import branch, git, init_repo
 from tests.conftest import WorkspaceBuilder, run_cli
@@ -247,7 +247,7 @@ _UNITS = [*"ab #/*-{}\"'`\n\\|:<>!~[]()$=.@_ AZ", "Note [", "see ", "<<EOF\n", "
 
 @settings(max_examples=60, deadline=None)
 @given(unit=st.lists(st.sampled_from(_UNITS), min_size=1, max_size=6).map("".join),
-       family=st.sampled_from(sorted([*_FAMILIES, "markdown"])))
+       family=st.sampled_from(sorted([*FAMILIES, "markdown"])))
 # 8k block comments on one line: each located, tested for code before it and given
 # that code by going back to the line's start (0.75 s at 100 KB, 7.2 s at 200 KB).
 @example(unit=":12/*/", family="c")
@@ -262,7 +262,7 @@ def test_every_pattern_is_linear_on_100_kb_of_a_repeated_unit(unit: str, family:
 _REJECTED_OPENERS = ["a#", "\\#", "-#", "a;", "a--", "!--", "a//", "x/*", "a#\"", "a{-", "a<!--"]
 
 
-@pytest.mark.parametrize("family", sorted(_FAMILIES))
+@pytest.mark.parametrize("family", sorted(FAMILIES))
 def test_rejected_openers_on_one_long_line_stay_linear(family: str) -> None:
     for unit in _REJECTED_OPENERS:
         assert_linear(lambda text: extract(text, family, ExtractOptions()), repeated(unit),
@@ -284,11 +284,11 @@ _WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8)
 
 
 def test_every_family_has_a_comment_form() -> None:
-    assert set(_COMMENT) == set(_FAMILIES)
+    assert set(_COMMENT) == set(FAMILIES)
 
 
 @settings(max_examples=200, deadline=None)
-@given(family=st.sampled_from(sorted(_FAMILIES)),
+@given(family=st.sampled_from(sorted(FAMILIES)),
        lines=st.lists(st.one_of(st.none(), st.lists(_WORD, min_size=1, max_size=4).map(" ".join)),
                       min_size=1, max_size=25))
 def test_each_comment_line_is_found_at_its_line(family: str, lines: list[str | None]) -> None:
@@ -301,7 +301,7 @@ def test_each_comment_line_is_found_at_its_line(family: str, lines: list[str | N
 
 
 @settings(max_examples=150, deadline=None)
-@given(family=st.sampled_from(sorted(_FAMILIES)),
+@given(family=st.sampled_from(sorted(FAMILIES)),
        chunks=st.lists(st.sampled_from([
            "ROLLBACK PLAN", "see ROLLBACK PLAN in a.py", "Note [x y]", "a.py:3-4", "`f()`",
            "restates r:a.yaml::k", "{-", "-}", "/*", "*/", '"', "'", "<!--", "-->", "\n",

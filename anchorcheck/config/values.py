@@ -18,7 +18,7 @@ from anchorcheck.extract.languages import KINDS
 from anchorcheck.model.finding import Severity
 
 
-def _tables(
+def array_tables(
     data: dict[str, Any], key: str, path: Path, known: set[str], warnings: list[str],
 ) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """The `[[key]]` tables of a config, numbered from 1, each with where it is (for
@@ -43,7 +43,7 @@ def _tables(
         yield i, where, table
 
 
-def _chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str, ...], where: str,
+def chosen(raw: list[Any] | None, allowed: tuple[str, ...], default: tuple[str, ...], where: str,
             key: str) -> tuple[str, ...]:
     """A setting that lists some of `allowed` (`note-styles`, `version-guard`), in
     their order; anything else is a config error naming what may be listed."""
@@ -63,7 +63,7 @@ def file_kinds(values: list[Any], where: str) -> tuple[str, ...]:
     return tuple(sorted(set(values)))
 
 
-def _per_file_ignores(rules: dict[str, Any], path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+def per_file_ignores_in(rules: dict[str, Any], path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
     table = rules.get("per-file-ignores", {})
     where = f"{path}: [rules] per-file-ignores"
     if not isinstance(table, dict):
@@ -77,7 +77,7 @@ def _per_file_ignores(rules: dict[str, Any], path: Path) -> tuple[tuple[str, tup
     return tuple(out)
 
 
-def _regexes(values: list[Any], where: str) -> tuple[str, ...]:
+def regexes(values: list[Any], where: str) -> tuple[str, ...]:
     for value in values:
         if not isinstance(value, str):
             raise ConfigError(f"{where}: {value!r} is not a string")
@@ -88,7 +88,7 @@ def _regexes(values: list[Any], where: str) -> tuple[str, ...]:
     return tuple(values)
 
 
-def _severities(rules: dict[str, Any], path: Path) -> tuple[tuple[str, Severity], ...]:
+def severities_in(rules: dict[str, Any], path: Path) -> tuple[tuple[str, Severity], ...]:
     raw = rules.get("severity", {})
     if not isinstance(raw, dict):
         raise ConfigError(f"{path}: [rules] severity must be a table of CODE = \"error|warning|info\"")
@@ -101,7 +101,7 @@ def _severities(rules: dict[str, Any], path: Path) -> tuple[tuple[str, Severity]
     return tuple(out)
 
 
-def _codes(rules: dict[str, Any], key: str, path: Path) -> list[str]:
+def codes_in(rules: dict[str, Any], key: str, path: Path) -> list[str]:
     value = rules.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{path}: [rules] {key} must be a list of rule codes")
@@ -115,7 +115,7 @@ _TOML_WORDS: dict[type, str] = {
 }
 
 
-def _typed(
+def typed(
     table: dict[str, Any], key: str, kind: type | Callable[..., Any], where: str,
     required: bool = False,
 ) -> Any:

@@ -15,14 +15,14 @@ from typing import Any
 from anchorcheck.config.excludes import DEFAULT_EXCLUDE, check_patterns, excluded_by
 from anchorcheck.config.selection import Selection, parse_codes
 from anchorcheck.config.values import (
-    _chosen,
-    _codes,
-    _per_file_ignores,
-    _regexes,
-    _severities,
-    _tables,
-    _typed,
+    array_tables,
+    chosen,
+    codes_in,
     file_kinds,
+    per_file_ignores_in,
+    regexes,
+    severities_in,
+    typed,
 )
 from anchorcheck.errors import ConfigError, GitError
 from anchorcheck.extract.headings import NOTE_STYLES, HeadingOptions
@@ -393,23 +393,23 @@ def _read_config(path: Path) -> Workspace:
         warnings.append(f"{path}: unknown key {key!r} ignored")
     base = path.parent.resolve()
     repos: list[RepoSpec] = []
-    for _, where, table in _tables(data, "repo", path, set(_REPO_KEYS), warnings):
-        name = _typed(table, "name", str, where, required=True)
-        rel = _typed(table, "path", str, where, required=True)
+    for _, where, table in array_tables(data, "repo", path, set(_REPO_KEYS), warnings):
+        name = typed(table, "name", str, where, required=True)
+        rel = typed(table, "path", str, where, required=True)
         if any(r.name == name for r in repos):
             raise ConfigError(f"{where}: duplicate repo name {name!r}")
         resolved = repo_path(base, os.path.expanduser(rel), where)
         if not resolved.is_relative_to(base):
             notes.append(f"{where}: repo {name!r} lies outside the config's folder: {resolved}")
-        ref = _typed(table, "ref", str, where)
+        ref = typed(table, "ref", str, where)
         repos.append(replace(RepoSpec.make(
             name,
             resolved,
             ref or "HEAD",
-            _typed(table, "url", str, where),
-            check_patterns(_typed(table, "exclude", list, where) or [], f"{where}: 'exclude'"),
-            _typed(table, "remote", str, where) or "origin",
-            _typed(table, "forge", str, where),
+            typed(table, "url", str, where),
+            check_patterns(typed(table, "exclude", list, where) or [], f"{where}: 'exclude'"),
+            typed(table, "remote", str, where) or "origin",
+            typed(table, "forge", str, where),
         ), ref_given=ref is not None))
     single = not repos and in_pyproject
     if single:
@@ -437,9 +437,9 @@ def _read_contracts(
     data: dict[str, Any], path: Path, repos: set[str], warnings: list[str]
 ) -> tuple[Contract, ...]:
     out = []
-    for i, where, table in _tables(data, "contract", path, {"name", "facts", "description"}, warnings):
-        name = _typed(table, "name", str, where) or f"contract #{i}"
-        facts = _typed(table, "facts", list, where, required=True)
+    for i, where, table in array_tables(data, "contract", path, {"name", "facts", "description"}, warnings):
+        name = typed(table, "name", str, where) or f"contract #{i}"
+        facts = typed(table, "facts", list, where, required=True)
         if len(facts) < 2 or not all(isinstance(f, str) for f in facts):
             raise ConfigError(f"{where}: 'facts' must list at least two fact addresses")
         for address in facts:
@@ -468,14 +468,14 @@ def _read_sites(
     """`[[site]]` tables: `renderer`, `root` (the folder its pages come from), and
     `repo` (which may be left out when there is one repo)."""
     declared: dict[str, list[tuple[str, str]]] = {}
-    for _, where, table in _tables(data, "site", path, {"repo", "renderer", "root"}, warnings):
-        renderer = _typed(table, "renderer", str, where, required=True)
+    for _, where, table in array_tables(data, "site", path, {"repo", "renderer", "root"}, warnings):
+        renderer = typed(table, "renderer", str, where, required=True)
         if renderer not in SITE_RENDERERS:
             raise ConfigError(f"{where}: renderer {renderer!r} is not one of {', '.join(SITE_RENDERERS)}")
-        root = (_typed(table, "root", str, where) or "").strip("/")
+        root = (typed(table, "root", str, where) or "").strip("/")
         if root.startswith("..") or "/../" in f"/{root}/":
             raise ConfigError(f"{where}: root {root!r} must be a folder inside the repo")
-        repo = _typed(table, "repo", str, where)
+        repo = typed(table, "repo", str, where)
         if repo is None:
             if len(repos) != 1:
                 raise ConfigError(f"{where}: 'repo' is needed when the workspace has several repos")
@@ -496,7 +496,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     for key in sorted(set(rules) - _RULE_KEYS):
         warnings.append(f"{path}: [rules] unknown key {key!r} ignored")
     where = f"{path}: [settings]"
-    values = {key: _typed(raw, key, kind, where) for key, kind in _SETTING_KEYS.items()}
+    values = {key: typed(raw, key, kind, where) for key, kind in _SETTING_KEYS.items()}
     for key, (low, why) in _RANGES.items():
         if values[key] is not None and values[key] < low:
             raise ConfigError(f"{where}: {key!r} must be at least {low} ({why}), got {values[key]}")
@@ -509,7 +509,7 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     headings = HeadingOptions(
         caps=pick("caps-headings", h.caps),
         notes=pick("notes", h.notes),
-        note_styles=_chosen(values["note-styles"], NOTE_STYLES, h.note_styles, where, "note-styles"),
+        note_styles=chosen(values["note-styles"], NOTE_STYLES, h.note_styles, where, "note-styles"),
         min_words=pick("heading-min-words", h.min_words),
         max_words=pick("heading-max-words", h.max_words),
         min_letters=pick("heading-min-letters", h.min_letters),
@@ -520,25 +520,25 @@ def _read_settings(data: dict[str, Any], path: Path, warnings: list[str]) -> Set
     exclude += check_patterns(values["extend-exclude"] or [], f"{where} 'extend-exclude'")
     return Settings(
         exclude=exclude,
-        ignore_targets=_regexes(values["ignore-targets"] or [], f"{where} 'ignore-targets'"),
-        ignore_evidence=_chosen(values["ignore-evidence"], ("prose", *(str(e) for e in Evidence)), (), where,
+        ignore_targets=regexes(values["ignore-targets"] or [], f"{where} 'ignore-targets'"),
+        ignore_evidence=chosen(values["ignore-evidence"], ("prose", *(str(e) for e in Evidence)), (), where,
                                 "ignore-evidence"),
         max_file_size=pick("max-file-size", defaults.max_file_size),
         headings=headings,
         markdown_headings=pick("markdown-headings", defaults.markdown_headings),
         history_depth=pick("history-depth", defaults.history_depth),
         line_history=pick("line-history", defaults.line_history),
-        version_guard=_chosen(values["version-guard"], VERSION_FILES, defaults.version_guard, where,
+        version_guard=chosen(values["version-guard"], VERSION_FILES, defaults.version_guard, where,
                               "version-guard"),
         version_guard_skip=tuple(str(x).strip("/") for x in values["version-guard-skip"] or ()),
         forge_ttl=max(0, pick("forge-ttl", defaults.forge_ttl)),
         git_processes=pick("git-processes", defaults.git_processes),
-        per_file_ignores=_per_file_ignores(rules, path),
+        per_file_ignores=per_file_ignores_in(rules, path),
         kinds=file_kinds(values["kinds"] or [], f"{where} 'kinds'"),
         rules=Selection(
-            select=parse_codes(_codes(rules, "select", path)),
-            ignore=parse_codes(_codes(rules, "ignore", path) + _codes(rules, "disable", path)),
-            severity=_severities(rules, path),
-            extend=parse_codes(_codes(rules, "enable", path)),
+            select=parse_codes(codes_in(rules, "select", path)),
+            ignore=parse_codes(codes_in(rules, "ignore", path) + codes_in(rules, "disable", path)),
+            severity=severities_in(rules, path),
+            extend=parse_codes(codes_in(rules, "enable", path)),
         ),
     )

@@ -19,15 +19,15 @@ from anchorcheck.extract.headings import note_definition_spans
 from anchorcheck.extract.issues import find_issue_references
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.links import (
-    _CODE_NAME,
-    _CODE_SHAPE,
-    _GUTTER,
-    _flat,
+    CODE_NAME,
+    CODE_SHAPE,
+    GUTTER,
     code_spans,
     find_blob_urls,
     find_html_links,
     find_link_definitions,
     find_markdown_links,
+    flat,
     url_spans,
 )
 from anchorcheck.extract.locations import PATH, REPO, RUN_START, looks_like_path
@@ -239,10 +239,10 @@ def _note_references(
         if (line, col) in definitions:
             take(m.span())
             continue
-        name = fold_space(_GUTTER.sub(" ", m.group("name")))
+        name = fold_space(GUTTER.sub(" ", m.group("name")))
         # `Note [ ]` names nothing (no reference; the file's others are still read)
         if name and free(m):
-            yield Reference.make(RefKind.NOTE, line, col, _flat(m.group(0)), name=name,
+            yield Reference.make(RefKind.NOTE, line, col, flat(m.group(0)), name=name,
                                  target_path=_note_location(text, m.end()),
                                  claim=_TITLE if _title_shaped(comment, line, m.group(0)) else None)
 
@@ -340,7 +340,7 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
     quoted = next((groups[k] for k in ("q1", "q2", "q3", "q4") if groups.get(k)), None)
     caps = groups.get("caps")
     line, col = joined.locate(m.start())
-    text = _flat(m.group(0))
+    text = flat(m.group(0))
     if fragment and groups.get("l1"):
         span = claims.line_range(groups["l1"], groups.get("l2"))
         if span is None:
@@ -354,18 +354,18 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
     name = quoted if quoted is not None else caps
     if name is None:
         return None
-    name = _flat(name)
+    name = flat(name)
     if quoted is not None and (name.endswith(")") or not any(ch.isalpha() for ch in name)):
         return None  # `name()` is a symbol claim, not a heading
     if path is None and quoted is None:
         return None  # an unquoted heading needs a location to be told from prose
-    if quoted is not None and path is not None and _CODE_NAME.fullmatch(name) \
+    if quoted is not None and path is not None and CODE_NAME.fullmatch(name) \
             and any(ch.islower() for ch in name) and language_of(path) != "markdown":
         # "see `addReplyHumanLongDouble` in networking.c" names code: outside Markdown a
         # heading is caps words (or a Note, cited as one), never one mixed-case token.
         return None
     if quoted is not None and path is None and joined.comment.kind not in ("prose", "heading") \
-            and _CODE_TOKEN.fullmatch(name) and _CODE_SHAPE.search(name):
+            and _CODE_TOKEN.fullmatch(name) and CODE_SHAPE.search(name):
         # In code, "See `unused-noqa`" names a rule, an option or a flag: one token
         # shaped as code, not a title (ruff: 2 AC103 matching two sections of a test
         # document). A plain word ('Installation') may still be a title.
@@ -383,7 +383,7 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
 # A word naming a control of a screen, right after a quoted name.
 _UI_ELEMENT = compiled_on_use(r"[\s*_]*(?:button|tab|menu|icon|checkbox|dropdown|toggle|link)s?\b", re.I)
 # One code-like token: an identifier, or words joined by `-` (`unused-noqa`), shaped as
-# code by a `-`, `_` or `$` or a capital inside (`maxLineLength`: _CODE_SHAPE).
+# code by a `-`, `_` or `$` or a capital inside (`maxLineLength`: CODE_SHAPE).
 _CODE_TOKEN = compiled_on_use(r"[A-Za-z_$][\w$]*(?:-[\w$]+)*")
 # A command-line option among the words: ` --help`, ` -v`.
 _FLAG = compiled_on_use(r"(?:^|\s)--?[A-Za-z]")

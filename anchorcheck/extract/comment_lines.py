@@ -14,20 +14,20 @@ from anchorcheck.model.comment import Comment, CommentLine
 from anchorcheck.patterns import compiled_on_use
 
 _OPENERS = compiled_on_use(r"^(?:#+|//+!?|--+|;+|dnl\b)")  # `//!`: Rust's and Doxygen's inner doc comments
-_NEXT_LINE_START = compiled_on_use(r"\n[^\S\n]*")
+NEXT_LINE_START = compiled_on_use(r"\n[^\S\n]*")
 
 
 # Span kinds: what the scanner found, before any Comment is built.
-_LINE, _BLOCK, _DOC, _RUN = 0, 1, 2, 3  # _RUN: consecutive own-line line comments
+LINE, BLOCK, DOC, RUN = 0, 1, 2, 3  # RUN: consecutive own-line line comments
 Span = tuple[int, int, int]  # (start offset, end offset, kind)
 
 
-def _own_line(text: str, start: int) -> bool:
+def on_own_line(text: str, start: int) -> bool:
     line_start = text.rfind("\n", 0, start) + 1
     return text[line_start:start].strip() == ""
 
 
-class _Locator:
+class Locator:
     """Offsets to (line, column), for offsets visited in increasing order: newlines
     are counted once, from the last offset asked for, and so is the start of the line
     (looked for back from each offset, it made 8k comments on one 100 KB line
@@ -50,16 +50,16 @@ class _Locator:
         return self.line, offset - self.line_start
 
 
-def _build(text: str, block: list[Span], loc: _Locator) -> Comment:
+def build_comment(text: str, block: list[Span], loc: Locator) -> Comment:
     start, end, kind = block[0]
-    if kind == _DOC:
+    if kind == DOC:
         lines, own, kind_name = _docstring(loc, text, start, end), True, "docstring"
-    elif kind == _BLOCK:
+    elif kind == BLOCK:
         lines, own = _block_comment(loc, text, start, end)
         kind_name = "block"
     else:
-        own, kind_name = _own_line(text, start), "comment"
-        if kind == _RUN:
+        own, kind_name = on_own_line(text, start), "comment"
+        if kind == RUN:
             lines = _run_comment(loc, text, start, end)
         else:
             lines = tuple(_line_comment(loc, text, s, e) for s, e, _ in block)
@@ -88,7 +88,7 @@ def _code_near(text: str, start: int, end: int, own_line: bool) -> str:
         pos = nl + 1
 
 
-def _run_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
+def _run_comment(loc: Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
     """The lines of a run of line comments: one per source line, in a row, so only
     the first is located; each later one starts after its line's blanks."""
     first_line, first_col = loc.locate(start)
@@ -104,11 +104,11 @@ def _run_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[Commen
         out.append(CommentLine(number, col + skip, body[skip:]))
         if nl < 0:
             return tuple(out)
-        line_start = _NEXT_LINE_START.match(text, nl).end()  # type: ignore[union-attr]
+        line_start = NEXT_LINE_START.match(text, nl).end()  # type: ignore[union-attr]
         number, col = number + 1, line_start - nl - 1
 
 
-def _line_comment(loc: _Locator, text: str, start: int, end: int) -> CommentLine:
+def _line_comment(loc: Locator, text: str, start: int, end: int) -> CommentLine:
     line, col = loc.locate(start)
     body = text[start:end].rstrip("\r")
     opener = _OPENERS.match(body)
@@ -116,7 +116,7 @@ def _line_comment(loc: _Locator, text: str, start: int, end: int) -> CommentLine
     return CommentLine(line, col + skip, body[skip:])
 
 
-def _block_comment(loc: _Locator, text: str, start: int, end: int) -> tuple[tuple[CommentLine, ...], bool]:
+def _block_comment(loc: Locator, text: str, start: int, end: int) -> tuple[tuple[CommentLine, ...], bool]:
     """A `/* */`-like block's lines, and whether it opens its line: each line keeps its
     column; openers, closers and the ` * ` gutter are removed so that headings inside
     stand alone."""
@@ -153,7 +153,7 @@ _BLOCK_OPENER = compiled_on_use(r"\{\{-?\s*/\*|/\*+!?|<!--|\{-\|?")
 _BLOCK_CLOSER = compiled_on_use(r"(?:\*+/\s*-?\}\}|\*+/|-->|-\})\Z")
 
 
-def _docstring(loc: _Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
+def _docstring(loc: Locator, text: str, start: int, end: int) -> tuple[CommentLine, ...]:
     inner_start = start + 3
     closed = text.startswith(('"""', "'''"), end - 3) and end - 3 >= inner_start
     inner_end = end - 3 if closed else end

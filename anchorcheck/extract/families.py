@@ -32,7 +32,7 @@ _BACKTICK = r"`[^`]*`?"
 
 
 @dataclass(frozen=True, slots=True)
-class _Family:
+class Family:
     """A comment family's compiled pattern and its opener rule."""
 
     pattern: re.Pattern[str]
@@ -213,11 +213,11 @@ _SOURCES: dict[str, _Source] = {
 
 # Each family compiled when first used: a run compiles the patterns of the languages
 # it reads (a PR run touching Python files: Python's), not all of them at every start.
-_FAMILIES: Mapping[str, _Family] = _OnFirstUse(
-    _SOURCES, lambda name: _Family(_compile(*_SOURCES[name].alternatives), _SOURCES[name].line_start_only))
+FAMILIES: Mapping[str, Family] = _OnFirstUse(
+    _SOURCES, lambda name: Family(_compile(*_SOURCES[name].alternatives), _SOURCES[name].line_start_only))
 # The characters a match of each family's pattern can start at (see _first_chars).
-_FIRST: Mapping[str, re.Pattern[str] | None] = _OnFirstUse(
-    _SOURCES, lambda name: _first_chars(_FAMILIES[name].pattern))
+FIRST: Mapping[str, re.Pattern[str] | None] = _OnFirstUse(
+    _SOURCES, lambda name: _first_chars(FAMILIES[name].pattern))
 
 
 # YAML (and Helm's templates), from a position to its next comment: code, strings and
@@ -234,7 +234,7 @@ _YAML_NEXT = (
     rf"(?:(?P<bc>{_YAML_BC_OPEN}.*?(?:\*/\s*-?\}}\}}|\Z))|(?P<lc>#[^\n]*))"
 )
 
-_YAML_NEXT_RE = compiled_on_use(_YAML_NEXT, re.DOTALL)
+YAML_NEXT_RE = compiled_on_use(_YAML_NEXT, re.DOTALL)
 
 
 # Python, from a position to its next comment or triple-quoted string: code and
@@ -282,5 +282,5 @@ _NEXT_SOURCES = {
     "c": _slashes_next(f"{_DQ}|{_CHAR}|{_BACKTICK}|'"),  # a quote that opens no character literal
     "js": _slashes_next(f"{_DQ}|{_SQ}|{_BACKTICK}"),
 }
-_NEXT: Mapping[str, re.Pattern[str]] = _OnFirstUse(
+NEXT: Mapping[str, re.Pattern[str]] = _OnFirstUse(
     _NEXT_SOURCES, lambda name: re.compile(_NEXT_SOURCES[name], re.DOTALL))

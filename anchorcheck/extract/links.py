@@ -63,7 +63,7 @@ _BLOB_URL = compiled_on_use(
 )
 # The branch names a repo's default branch goes by, and `HEAD` (GitHub's name for it).
 _MOVING_REFS = frozenset({"main", "master", "trunk", "develop", "development", "dev", "head"})
-_GUTTER = compiled_on_use(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
+GUTTER = compiled_on_use(r"\n[ \t]*(?:[#*>]+|//+|--+|;+)?[ \t]*")
 
 
 # A link target a build substitutes: upper-case words joined by `_` (no file is named so;
@@ -145,13 +145,13 @@ _SCHEME = compiled_on_use(r"[A-Za-z][A-Za-z0-9+.-]*:|//")
 
 
 # Shaped as code: a `-`, `_` or `$`, or a capital inside (`maxLineLength`).
-_CODE_SHAPE = compiled_on_use(r"[-_$]|[a-z][A-Z]")
+CODE_SHAPE = compiled_on_use(r"[-_$]|[a-z][A-Z]")
 # One identifier, perhaps qualified (`mod.name`, `Class::method`, `$el`).
-_CODE_NAME = compiled_on_use(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
+CODE_NAME = compiled_on_use(r"[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
 
 
-def _flat(text: str) -> str:
-    return fold_space(_GUTTER.sub(" ", text))
+def flat(text: str) -> str:
+    return fold_space(GUTTER.sub(" ", text))
 
 
 def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) -> Reference | None:
@@ -165,7 +165,7 @@ def _md_link_reference(joined: JoinedText, m: re.Match[str], in_markdown: bool) 
         label = m.groupdict().get("label") or ""
         if in_markdown and label.strip() and not m.string.startswith("{", m.end()):
             line, col = joined.locate(m.start())
-            return Reference.make(RefKind.PATH, line, col, _flat(m.group(0)), target_path="", relative=True)
+            return Reference.make(RefKind.PATH, line, col, flat(m.group(0)), target_path="", relative=True)
         return None
     return _target_reference(joined, m.start(), m.group(0), target, in_markdown,
                              m.group(0).find("](") + 2)
@@ -213,7 +213,7 @@ def _target_reference(
     if path and not in_markdown and not looks_like_path(path):
         return None  # `[rsen](results)` in a code comment is not a link
     line, col = joined.locate(start)
-    text = _flat(written)
+    text = flat(written)
     if not path:
         if not frag:
             return None
@@ -282,7 +282,7 @@ def link_text_claim(text: str, start: int, path: str) -> str | None:
     call = _CALL.fullmatch(said)
     if call is not None:
         return call.group("name")
-    if _CODE_NAME.fullmatch(said) and (_CODE_SHAPE.search(said) or "." in said or "::" in said
+    if CODE_NAME.fullmatch(said) and (CODE_SHAPE.search(said) or "." in said or "::" in said
                                        or said[:1].isupper()):
         return said
     return None

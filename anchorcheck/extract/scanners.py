@@ -15,17 +15,17 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 
 from anchorcheck.extract.comment_lines import (
-    _BLOCK,
-    _DOC,
-    _LINE,
-    _NEXT_LINE_START,
-    _RUN,
+    BLOCK,
+    DOC,
+    LINE,
+    NEXT_LINE_START,
+    RUN,
+    Locator,
     Span,
-    _build,
-    _Locator,
-    _own_line,
+    build_comment,
+    on_own_line,
 )
-from anchorcheck.extract.families import _FAMILIES, _FIRST, _NEXT, _YAML_NEXT_RE, _Family
+from anchorcheck.extract.families import FAMILIES, FIRST, NEXT, YAML_NEXT_RE, Family
 from anchorcheck.extract.yaml_scalars import yaml_block_scalar_lines
 from anchorcheck.model.comment import Comment
 from anchorcheck.patterns import compiled_on_use
@@ -43,10 +43,10 @@ def scan(
     blocks: Iterable[list[Span]]
     if family == "python":
         blocks = _python_blocks(text)
-    elif family in _NEXT:
-        blocks = _matched_blocks(text, _NEXT[family])
+    elif family in NEXT:
+        blocks = _matched_blocks(text, NEXT[family])
     else:
-        fam = _FAMILIES.get(family)
+        fam = FAMILIES.get(family)
         if fam is None:
             return []
         if family == "yaml":
@@ -54,23 +54,23 @@ def scan(
             if spans:
                 spans = _drop_block_scalar_spans(text, spans)
         else:
-            spans = list(_spans(text, fam, _FIRST[family]))
+            spans = list(_spans(text, fam, FIRST[family]))
         blocks = _blocks(text, spans)
-    loc = _Locator(text)
+    loc = Locator(text)
     select = getattr(keep, "select", None)
     if select is not None:  # a KeepTest: all the blocks tested at once
         found = list(blocks)
         kept = select(text, [(block[0][0], block[-1][1]) for block in found])
-        return [_build(text, block, loc) for block, ok in zip(found, kept, strict=True) if ok]
+        return [build_comment(text, block, loc) for block, ok in zip(found, kept, strict=True) if ok]
     out: list[Comment] = []
     for block in blocks:
         if keep is not None and not keep(text, block[0][0], block[-1][1]):
             continue
-        out.append(_build(text, block, loc))
+        out.append(build_comment(text, block, loc))
     return out
 
 
-def _spans(text: str, fam: _Family, first: re.Pattern[str] | None) -> Iterator[Span]:
+def _spans(text: str, fam: Family, first: re.Pattern[str] | None) -> Iterator[Span]:
     pos = 0
     search = _searcher(fam.pattern, first)
     line_start_only = fam.line_start_only
@@ -88,12 +88,12 @@ def _spans(text: str, fam: _Family, first: re.Pattern[str] | None) -> Iterator[S
                 # No later opener on this line can be its first non-blank character.
                 pos = end
                 continue
-            yield (start, end, _LINE)
+            yield (start, end, LINE)
         elif kind == "bc":
-            yield (start, end, _BLOCK)
+            yield (start, end, BLOCK)
         elif kind == "nbc":
             pos = _nested_end(text, start)
-            yield (start, pos, _BLOCK)
+            yield (start, pos, BLOCK)
         elif kind == "heredoc":
             pos = _heredoc_end(text, end, m.group("tag"), m.group(0).startswith("<<-"))
         elif kind == "raw":
@@ -127,7 +127,7 @@ def _searcher(
 
 def _yaml_spans(text: str) -> Iterator[Span]:
     """The spans `_spans` finds in YAML, one match of _YAML_NEXT each."""
-    match = _YAML_NEXT_RE.match
+    match = YAML_NEXT_RE.match
     pos = 0
     while True:
         m = match(text, pos)
@@ -135,14 +135,14 @@ def _yaml_spans(text: str) -> Iterator[Span]:
             return
         if m.lastgroup == "bc":
             start, pos = m.span("bc")
-            yield (start, pos, _BLOCK)
+            yield (start, pos, BLOCK)
         else:
             start, pos = m.span("lc")
-            yield (start, pos, _LINE)
+            yield (start, pos, LINE)
 
 
 def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]:
-    """The comment blocks of a family with a _NEXT pattern, one match each."""
+    """The comment blocks of a family with a NEXT pattern, one match each."""
     match = pattern.match
     pos = 0
     while True:
@@ -153,11 +153,11 @@ def _matched_blocks(text: str, pattern: re.Pattern[str]) -> Iterator[list[Span]]
         if kind == "nbc":
             start = m.start("nbc")
             pos = _nested_end(text, start)
-            yield [(start, pos, _BLOCK)]
+            yield [(start, pos, BLOCK)]
             continue
         if kind == "bc":
             start, pos = m.span("bc")
-            yield [(start, pos, _BLOCK)]
+            yield [(start, pos, BLOCK)]
             continue
         start, pos = m.span("lc")
         yield from _line_run(text, start, pos)
@@ -167,7 +167,7 @@ def _python_blocks(text: str) -> Iterator[list[Span]]:
     """Python's blocks: runs of `#` comments (as _matched_blocks makes them), and
     docstrings (a triple-quoted string in statement position)."""
     first_code = _first_code_offset(text)
-    match = _NEXT["python"].match
+    match = NEXT["python"].match
     pos = 0
     while True:
         m = match(text, pos)
@@ -177,7 +177,7 @@ def _python_blocks(text: str) -> Iterator[list[Span]]:
         start, pos = m.span(kind)
         if kind == "str":
             if _is_docstring(text, start, first_code):
-                yield [(start, pos, _DOC)]
+                yield [(start, pos, DOC)]
             continue
         yield from _line_run(text, start, pos)
 
@@ -187,14 +187,14 @@ def _line_run(text: str, start: int, end: int) -> Iterator[list[Span]]:
     follows code on its line (then it is a block of its own)."""
     first_end = text.find("\n", start, end)
     if first_end < 0:
-        yield [(start, end, _LINE)]
-    elif _own_line(text, start):
-        yield [(start, end, _RUN)]
+        yield [(start, end, LINE)]
+    elif on_own_line(text, start):
+        yield [(start, end, RUN)]
     else:
-        yield [(start, first_end, _LINE)]
-        nxt = _NEXT_LINE_START.match(text, first_end)
+        yield [(start, first_end, LINE)]
+        nxt = NEXT_LINE_START.match(text, first_end)
         assert nxt is not None
-        yield [(nxt.end(), end, _RUN)]
+        yield [(nxt.end(), end, RUN)]
 
 
 _CODE_LINE = compiled_on_use(r"^[ \t]*[^\s#]", re.MULTILINE)
@@ -231,7 +231,7 @@ def _blocks(text: str, spans: list[Span]) -> Iterator[list[Span]]:
     """Group consecutive own-line line comments into one block, as a reader sees them."""
     block: list[Span] = []
     for span in spans:
-        if block and span[2] == _LINE and block[-1][2] == _LINE and _continues(text, block[-1], span):
+        if block and span[2] == LINE and block[-1][2] == LINE and _continues(text, block[-1], span):
             block.append(span)
             continue
         if block:
@@ -243,7 +243,7 @@ def _blocks(text: str, spans: list[Span]) -> Iterator[list[Span]]:
 
 def _continues(text: str, prev: Span, span: Span) -> bool:
     gap = text[prev[1]:span[0]]
-    return gap.count("\n") == 1 and gap.strip() == "" and _own_line(text, prev[0])
+    return gap.count("\n") == 1 and gap.strip() == "" and on_own_line(text, prev[0])
 
 
 def _nested_end(text: str, start: int) -> int:
@@ -285,5 +285,5 @@ def _drop_block_scalar_spans(text: str, spans: list[Span]) -> list[Span]:
     hidden = yaml_block_scalar_lines(text)
     if not hidden:
         return spans
-    loc = _Locator(text)
+    loc = Locator(text)
     return [sp for sp in spans if loc.locate(sp[0])[0] not in hidden]

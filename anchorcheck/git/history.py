@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from anchorcheck.errors import GitError
 from anchorcheck.git.gitdir import GitDir
 from anchorcheck.git.output import BlameLine, blame_records
-from anchorcheck.git.oversized import _SIZE_LIMIT
+from anchorcheck.git.oversized import SIZE_LIMIT
 from anchorcheck.git.process import Background, git_command
 
 # `git blame`'s options: its output for a program, and no revisions ignored. GitHub's
@@ -60,7 +60,7 @@ class HistoryCommands(GitDir):
         # No indent heuristic: it only slides a hunk along lines
         # equal to its ends, so the lines removed and added are the same (GHC's 250
         # commits: the same removal table), and git skips ~8% of the log's CPU.
-        limit = ["-c", f"core.bigFileThreshold={_SIZE_LIMIT[0]}"] if _SIZE_LIMIT else []
+        limit = ["-c", f"core.bigFileThreshold={SIZE_LIMIT[0]}"] if SIZE_LIMIT else []
         return Background(git_command(
             self.git_dir, *limit, "log", "-p", "-U0", "--no-color", "--diff-algorithm=myers", "--no-renames",
             "--no-ext-diff", "--no-textconv", "--no-show-signature", "--src-prefix=a/", "--dst-prefix=b/",

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 # which `git log -p` is given as core.bigFileThreshold: a blob over it is diffed as
 # binary, by its size alone, never read.
 _OVERSIZED: dict[tuple[str, str], frozenset[str]] = {}
-_SIZE_LIMIT: list[int] = []
+SIZE_LIMIT: list[int] = []
 
 
 def note_oversized(git_dir: str, commit: str, paths: Iterable[str], limit: int) -> None:
@@ -22,8 +22,8 @@ def note_oversized(git_dir: str, commit: str, paths: Iterable[str], limit: int) 
     found = frozenset(paths)
     if found:
         _OVERSIZED[(git_dir, commit)] = _OVERSIZED.get((git_dir, commit), frozenset()) | found
-    _SIZE_LIMIT[:] = [limit]
+    SIZE_LIMIT[:] = [limit]
 
 
-def _left_out(git_dir: str, commit: str) -> list[str]:
+def left_out(git_dir: str, commit: str) -> list[str]:
     return [f":(exclude,literal){p}" for p in sorted(_OVERSIZED.get((git_dir, commit), ()))]

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from anchorcheck.errors import GitError
 from anchorcheck.git.gitdir import GitDir
 from anchorcheck.git.output import PATH_ERRORS, grep_records, listed_paths
-from anchorcheck.git.oversized import _left_out
+from anchorcheck.git.oversized import left_out
 from anchorcheck.git.process import Background, git_command, git_env
 
 # Strings one `git grep -F` is given at most (grep_fixed).
@@ -48,7 +48,7 @@ class SearchCommands(GitDir):
     ) -> Background:
         """`threads`: git's grep threads (0: git's default, one per core)."""
         config = ["-c", f"grep.threads={threads}"] if threads else []
-        skip = _left_out(self.git_dir, commit)
+        skip = left_out(self.git_dir, commit)
         return Background(git_command(self.git_dir, *config, "grep", *flags, "-I", syntax, "-e", pattern,
                                       commit, "--", *(paths or ((":/",) if skip else ())), *skip),
                           ok=(0, 1))  # 1: nothing found
@@ -63,7 +63,7 @@ class SearchCommands(GitDir):
     def grep_files(self, fixed: str, commit: str, ignore_case: bool = False) -> set[str]:
         """Paths at `commit` whose content holds the string `fixed` (binary files too)."""
         case = ["-i"] if ignore_case else []
-        skip = _left_out(self.git_dir, commit)
+        skip = left_out(self.git_dir, commit)
         done = subprocess.run(
             git_command(self.git_dir, "grep", "-l", "-z", *case, "-F", "-e", fixed, commit, "--",
                         *((":/", *skip) if skip else ())),
@@ -76,7 +76,7 @@ class SearchCommands(GitDir):
         written; text files only."""
         if not strings or not paths:
             return set()
-        skip = _left_out(self.git_dir, commit)
+        skip = left_out(self.git_dir, commit)
         found: set[str] = set()
         # A few hundred strings a command, so that no command line nears the system's
         # limit however many a workspace's documents cite; all started at once.
@@ -98,7 +98,7 @@ class SearchCommands(GitDir):
         reads, which the crawl scans itself), each with the line after it:
         `PATH NUL LINE NUL TEXT` lines, the groups separated by `--` lines (-z).
         One thread: it runs beside the crawl's workers."""
-        excluded = [*(f":(exclude){spec}" for spec in skip), *_left_out(self.git_dir, commit)]
+        excluded = [*(f":(exclude){spec}" for spec in skip), *left_out(self.git_dir, commit)]
         return Background(git_command(self.git_dir, "-c", "grep.threads=1", "grep", "-n", "-z", "-A1", "-I",
                                       "-F", "-e", "Note [", commit, "--", *excluded),
                           ok=(0, 1))  # 1: nothing found

@@ -39,7 +39,7 @@ from anchorcheck.pr.analysis import (
     VersionRace,
 )
 from anchorcheck.pr.change import Change, ChangeSpec, NoMergeBase, resolve_change
-from anchorcheck.pr.order import _order
+from anchorcheck.pr.order import order_changes
 from anchorcheck.pr.scenarios import Scenarios
 from anchorcheck.pr.stale import RepoChange, change_stale
 from anchorcheck.pr.versions import (
@@ -100,7 +100,7 @@ def analyse(
     _dependencies(world, result)
     _declared(result, [s for s in specs if s.label in labels])
     _breaks(world, result)
-    _order(result, labels)
+    order_changes(result, labels)
     _conflicts(world, result)
     _versions(world, result, version_files)
     _unbumped(world, result)

@@ -11,7 +11,7 @@ from collections.abc import Iterator, Sequence
 from anchorcheck.pr.analysis import Analysis
 
 
-def _order(result: Analysis, labels: list[str]) -> None:
+def order_changes(result: Analysis, labels: list[str]) -> None:
     """A merge order that lands every change after those it needs, otherwise in the
     order given; changes in a cycle stay together, in the order given. A handful of
     changes: plain code, not networkx (whose import alone is 0.2 s of a PR run); only

@@ -1,5 +1,5 @@
 """A documentation site's config, read as text: a key's value by its pattern in a YAML,
-TOML or JS config (`_value`), a JS config's objects and lists by their brackets
+TOML or JS config (`key_value`), a JS config's objects and lists by their brackets
 (Docusaurus' plugin options), a JSON list of strings (versions.json), a MkDocs config
 with the configs it INHERITs, mkdocs-redirects' `redirect_maps`, and a folder a config
 names, from the config's own. A JS or TS config is code, never run here: the few keys
@@ -16,15 +16,15 @@ import re
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
 
-_YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
-_TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
+YAML_KEY = r"(?m)^{key}\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$"
+TOML_KEY = r"(?m)^{key}\s*=\s*['\"]([^'\"\n]+)['\"]"
 # (A key may be quoted, as in JSON: pnpm.io's `"path": "./docs"`.)
-_JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
+JS_KEY = r"\b{key}['\"]?\s*:\s*['\"`]([^'\"`\n]+)['\"`]"
 _MKDOCS_KEYS = re.compile(r"(?m)^(?:site_name|INHERIT|docs_dir|nav)\s*:")
 _REDIRECT = re.compile(r"""^\s+['"]?([^'":\s][^'":]*?\.md)['"]?\s*:\s*['"]?([^'"\s#]+)['"]?\s*$""")
 
 
-def _mkdocs_config(config: str, read: Callable[[str], str | None], known: AbstractSet[str]) -> str | None:
+def mkdocs_config(config: str, read: Callable[[str], str | None], known: AbstractSet[str]) -> str | None:
     """A MkDocs config's text, the configs it INHERITs after it (a key found first
     wins, as the child's does in MkDocs); None for a file that is no MkDocs config,
     or is one only other configs INHERIT (a fragment, not a build of its own). The
@@ -38,11 +38,11 @@ def _mkdocs_config(config: str, read: Callable[[str], str | None], known: Abstra
         for other in known:
             if other != config and posixpath.dirname(other) == where and \
                     posixpath.basename(other).startswith("mkdocs") and \
-                    _value(_YAML_KEY, "INHERIT", read(other)) == base:
+                    key_value(YAML_KEY, "INHERIT", read(other)) == base:
                 return None  # inherited by another config: that one is the build
     texts, seen = [text or ""], {config}
-    while (parent := _value(_YAML_KEY, "INHERIT", texts[-1])) is not None:
-        path = _join(posixpath.dirname(config), parent)
+    while (parent := key_value(YAML_KEY, "INHERIT", texts[-1])) is not None:
+        path = join(posixpath.dirname(config), parent)
         if path in seen:
             break
         seen.add(path)
@@ -50,14 +50,14 @@ def _mkdocs_config(config: str, read: Callable[[str], str | None], known: Abstra
     return "\n".join(texts)
 
 
-def _js_block(text: str, key: str) -> str | None:
+def js_block(text: str, key: str) -> str | None:
     """The text of the object a JS config gives `key` (`docs: { ... }`), braces
     matched; None when there is none."""
     m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\{{", text)
-    return None if m is None else _braced(text, m.end())
+    return None if m is None else braced(text, m.end())
 
 
-def _top_level(block: str) -> str:
+def top_level(block: str) -> str:
     """A JS object's text without the objects nested in it: its own keys only (the
     docs plugin's `path`, not a version's `versions: {3: {path: "v3"}}`: helm-www)."""
     out, depth = [], 0
@@ -68,7 +68,7 @@ def _top_level(block: str) -> str:
     return "".join(out)
 
 
-def _braced(text: str, start: int) -> str:
+def braced(text: str, start: int) -> str:
     """The text of a JS object from just after its `{` at `start - 1`, braces matched."""
     depth, at = 1, start
     while at < len(text) and depth:
@@ -77,7 +77,7 @@ def _braced(text: str, start: int) -> str:
     return text[start:at - 1]
 
 
-def _json_strings(text: str | None) -> list[str]:
+def json_strings(text: str | None) -> list[str]:
     """The strings of a JSON list (Docusaurus' versions.json); [] for anything else."""
     try:
         found = json.loads(text) if text else []
@@ -86,7 +86,7 @@ def _json_strings(text: str | None) -> list[str]:
     return [str(x) for x in found if isinstance(x, str)] if isinstance(found, list) else []
 
 
-def _js_list(text: str, key: str) -> tuple[str, ...]:
+def js_list(text: str, key: str) -> tuple[str, ...]:
     """The strings of a JS config's `key: ['a', 'b']`."""
     m = re.search(rf"\b{re.escape(key)}['\"]?\s*:\s*\[([^\]]*)\]", text)
     return tuple(re.findall(r"['\"`]([^'\"`]+)['\"`]", m.group(1))) if m else ()
@@ -94,25 +94,25 @@ def _js_list(text: str, key: str) -> tuple[str, ...]:
 
 
 
-def _value(pattern: str, key: str, text: str | None) -> str | None:
+def key_value(pattern: str, key: str, text: str | None) -> str | None:
     if not text:
         return None
     m = re.search(pattern.format(key=re.escape(key)), text)
     return m.group(1).strip() if m else None
 
 
-def _mapping(value: object) -> Mapping[str, object]:
+def mapping(value: object) -> Mapping[str, object]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _join(where: str, sub: str | None) -> str:
+def join(where: str, sub: str | None) -> str:
     if not sub:
         return where
     joined = posixpath.normpath(posixpath.join(where, sub))
     return "" if joined == "." else joined
 
 
-def _redirects(text: str | None) -> dict[str, str]:
+def mkdocs_redirects(text: str | None) -> dict[str, str]:
     """mkdocs-redirects' `redirect_maps:` (`old.md: new.md`, both in docs_dir)."""
     out: dict[str, str] = {}
     if not text or "redirect_maps" not in text:

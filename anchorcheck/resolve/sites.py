@@ -33,19 +33,19 @@ from typing import Any
 
 from anchorcheck.resolve.routes import JekyllConfig, hugo_permalinks, read_structured
 from anchorcheck.resolve.site_config import (
-    _JS_KEY,
-    _TOML_KEY,
-    _YAML_KEY,
-    _braced,
-    _join,
-    _js_block,
-    _js_list,
-    _json_strings,
-    _mapping,
-    _mkdocs_config,
-    _redirects,
-    _top_level,
-    _value,
+    JS_KEY,
+    TOML_KEY,
+    YAML_KEY,
+    braced,
+    join,
+    js_block,
+    js_list,
+    json_strings,
+    key_value,
+    mapping,
+    mkdocs_config,
+    mkdocs_redirects,
+    top_level,
 )
 
 MKDOCS = "mkdocs"
@@ -241,50 +241,50 @@ def detect(paths: Iterable[str], read: Callable[[str], str | None], dirs: set[st
         if _VITEPRESS_CONFIG.search(config) and "/.vuepress/" in f"/{config}":
             vuepress = posixpath.dirname(where) if where.endswith("/config") else where
             site_dir = posixpath.dirname(vuepress)
-            found.append(Site(VUEPRESS, site_dir, config, static=(_join(vuepress, "public"),)))
+            found.append(Site(VUEPRESS, site_dir, config, static=(join(vuepress, "public"),)))
         elif _VITEPRESS_CONFIG.search(config):
             _add_vitepress_site(config, where, read, known, found)
         elif base.startswith("mkdocs"):
             _add_mkdocs_site(config, where, read, known, found)
-        elif base == "config.toml" and _join(where, "content") in dirs and _ZOLA.search(read(config) or ""):
-            found.append(Site(ZOLA, _join(where, "content"), config, static=(_join(where, "static"),)))
+        elif base == "config.toml" and join(where, "content") in dirs and _ZOLA.search(read(config) or ""):
+            found.append(Site(ZOLA, join(where, "content"), config, static=(join(where, "static"),)))
         elif base == "index.html":
             if "docsify" in (read(config) or ""):
                 found.append(Site(DOCSIFY, where, config))
         elif base in ("_quarto.yml", "_quarto.yaml"):
             found.append(Site(QUARTO, where, config))
         elif base == ".gitbook.yaml":
-            found.append(Site(GITBOOK, _join(where, _value(_YAML_KEY, "root", read(config))), config))
+            found.append(Site(GITBOOK, join(where, key_value(YAML_KEY, "root", read(config))), config))
         elif base in ("retype.yml", "retype.yaml"):
-            found.append(Site(RETYPE, _join(where, _value(_YAML_KEY, "input", read(config))), config))
+            found.append(Site(RETYPE, join(where, key_value(YAML_KEY, "input", read(config))), config))
         elif base == "mint.json" or (base == "docs.json" and "mintlify" in (read(config) or "")):
             found.append(Site(MINTLIFY, where, config))
-        elif base.startswith("_config.") and _join(where, "scaffolds") in dirs:
-            found.append(Site(HEXO, _join(where, "source"), config))  # (a Hexo blog's, not Jekyll's)
-        elif base.startswith("hugo.") or (base.startswith("config.") and _join(where, "content") in dirs) \
+        elif base.startswith("_config.") and join(where, "scaffolds") in dirs:
+            found.append(Site(HEXO, join(where, "source"), config))  # (a Hexo blog's, not Jekyll's)
+        elif base.startswith("hugo.") or (base.startswith("config.") and join(where, "content") in dirs) \
                 or (base.startswith("config.") and _HUGO_CONFIG_DIR.search(config)):
             _add_hugo_sites(config, where, base, read, known, dirs, found)
         elif base.startswith("docusaurus.config."):
             _add_docusaurus_sites(config, where, read, dirs, found)
         elif base.startswith("astro.config."):
-            public = (_join(where, "public"),)
-            found.append(Site(ASTRO, _join(where, "src/content"), config, static=public))
-            found.append(Site(ASTRO, _join(where, "src/pages"), config, static=public))
+            public = (join(where, "public"),)
+            found.append(Site(ASTRO, join(where, "src/content"), config, static=public))
+            found.append(Site(ASTRO, join(where, "src/pages"), config, static=public))
         elif (app := _JS_CONFIG.fullmatch(base)) is not None and app.group("stem") in _CODE_ROUTED_CONFIGS:
             renderer, statics = _CODE_ROUTED_CONFIGS[app.group("stem")]
             if renderer == SVELTEKIT and "kit" not in (read(config) or ""):
                 continue  # a Svelte app's config without SvelteKit: no routes of its own
-            found.append(Site(renderer, where, config, static=tuple(_join(where, d) for d in statics)))
+            found.append(Site(renderer, where, config, static=tuple(join(where, d) for d in statics)))
         elif base.startswith("_config."):
             text = read(config) or ""
-            if _join(where, "_toc.yml") in known or not (
-                    any(_join(where, d) in dirs for d in _JEKYLL_DIRS) or _JEKYLL_KEYS.search(text)):
+            if join(where, "_toc.yml") in known or not (
+                    any(join(where, d) in dirs for d in _JEKYLL_DIRS) or _JEKYLL_KEYS.search(text)):
                 continue
             found.append(Site(JEKYLL, where, config, jekyll=JekyllConfig.parse(text)))
         elif base == "book.toml":
             book = _TOML_SECTION.search(read(config) or "")
-            src = _value(_TOML_KEY, "src", book.group(0)) if book is not None else None
-            found.append(Site(MDBOOK, _join(where, src or "src"), config))
+            src = key_value(TOML_KEY, "src", book.group(0)) if book is not None else None
+            found.append(Site(MDBOOK, join(where, src or "src"), config))
         elif base == "conf.py":
             text = read(config) or ""
             if "extensions" in text or "sphinx" in text.lower():
@@ -303,11 +303,11 @@ def _add_vitepress_site(config: str, where: str, read: Callable[[str], str | Non
     texts = [read(p) or "" for p in sorted(known) if posixpath.dirname(p) == where
              and p.endswith(scripts)] if split else [read(config) or ""]
     script = "\n".join(texts)
-    src = _value(_JS_KEY, "srcDir", script)
+    src = key_value(JS_KEY, "srcDir", script)
     # markdown-it-attrs' delimiters, when the config changes them (pinia's
     # `%{` and `}%`: `### StateTree %{#statetree}%`).
-    left, right = _value(_JS_KEY, "leftDelimiter", script), _value(_JS_KEY, "rightDelimiter", script)
-    found.append(Site(VITEPRESS, _join(site_dir, src), config,
+    left, right = key_value(JS_KEY, "leftDelimiter", script), key_value(JS_KEY, "rightDelimiter", script)
+    found.append(Site(VITEPRESS, join(site_dir, src), config,
                       attrs=(left or "{", right or "}") if left or right else None,
                       checks_links=_IGNORE_DEAD_LINKS.search(script) is None))
 
@@ -317,24 +317,24 @@ def _add_mkdocs_site(config: str, where: str, read: Callable[[str], str | None],
     """The MkDocs site of a config (its `docs_dir`, redirects, tabs' slugs, strict
     build and blog), or what the config adds to the site of a docs folder another
     config already builds."""
-    text = _mkdocs_config(config, read, known)
+    text = mkdocs_config(config, read, known)
     if text is None:
         return
-    docs = _value(_YAML_KEY, "docs_dir", text) or "docs"
+    docs = key_value(YAML_KEY, "docs_dir", text) or "docs"
     tabs = bool(text and re.search(r"combine_header_slug:\s*true", text))
     strict = bool(text and _STRICT.search(text) and not _NOT_FOUND_IGNORED.search(text))
     blog = "" if not text or _MKDOCS_BLOG.search(text) is None or "post_url_" in text \
-        else _value(_YAML_KEY, "blog_dir", text) or "blog"
+        else key_value(YAML_KEY, "blog_dir", text) or "blog"
     same = next((i for i, s in enumerate(found)
-                 if s.renderer == MKDOCS and s.root == _join(where, docs)), None)
+                 if s.renderer == MKDOCS and s.root == join(where, docs)), None)
     if same is not None:
         # Another config's build of the same folder (textual's mkdocs-offline.yml
         # and mkdocs-online.yml, mkdocs.insiders.yml): a page is served by either,
         # so what either build adds holds (the online build's blog).
         found[same] = replace(found[same], blog_dir=found[same].blog_dir or blog.strip("./"),
-                              redirects={**_redirects(text), **found[same].redirects})
+                              redirects={**mkdocs_redirects(text), **found[same].redirects})
         return
-    found.append(Site(MKDOCS, _join(where, docs), config, _redirects(text), tabs,
+    found.append(Site(MKDOCS, join(where, docs), config, mkdocs_redirects(text), tabs,
                       checks_links=strict, blog_dir=blog.strip("./")))
 
 
@@ -353,7 +353,7 @@ def _add_hugo_sites(config: str, where: str, base: str, read: Callable[[str], st
     text = "\n".join(files.values())
     settings = read_structured(config, files[config])
     permalinks, default, languages = _hugo_permalinks_and_languages(config, settings, files)
-    syntax = _TOML_KEY if base.endswith(".toml") else _JS_KEY if base.endswith(".json") else _YAML_KEY
+    syntax = TOML_KEY if base.endswith(".toml") else JS_KEY if base.endswith(".json") else YAML_KEY
     if base.startswith("config.") and "baseURL" not in text and "baseurl" not in text:
         return  # a config.toml beside content/ that is no Hugo site's
     statics = _hugo_statics(where, syntax, text, settings)
@@ -363,14 +363,14 @@ def _add_hugo_sites(config: str, where: str, base: str, read: Callable[[str], st
     # Mounts into the content from what the repo does not hold: built pages.
     mounts = _HUGO_MOUNT.findall(text)
     outside = tuple(sorted({target.removeprefix("content/") for source, target in mounts
-                            if target.startswith("content/") and not _holds(_join(where, source))}))
-    pages = tuple((target.removeprefix("content/"), _join(where, source)) for source, target in mounts
-                  if target.startswith("content/") and _join(where, source) in known)
+                            if target.startswith("content/") and not _holds(join(where, source))}))
+    pages = tuple((target.removeprefix("content/"), join(where, source)) for source, target in mounts
+                  if target.startswith("content/") and join(where, source) in known)
     # Without a hook of its own, a multilingual site on one host gets Hugo's
     # embedded one (`renderHooks.link.useEmbedded`, "auto" by default), which
     # looks a link up with GetPage, from the page then the content root (kueue's
     # `docs/tasks/run/multikueue/deployment` from docs/concepts/multikueue.md).
-    language_tables = {str(code).lower(): t for code, t in _mapping(settings.get("languages")).items()
+    language_tables = {str(code).lower(): t for code, t in mapping(settings.get("languages")).items()
                        if isinstance(t, Mapping)}
     tables = list(language_tables.values())
     one_host = not any("baseURL" in t or "baseurl" in t for t in tables)
@@ -397,15 +397,15 @@ def _add_hugo_sites(config: str, where: str, base: str, read: Callable[[str], st
                 for code, table in language_tables.items()
                 if table.get("contentDir") and (in_subdir or code != default)}
     for folder in dict.fromkeys(folders):
-        found.append(hugo(_join(where, folder), base_url=prefixes.get(folder.strip("/"), "")))
+        found.append(hugo(join(where, folder), base_url=prefixes.get(folder.strip("/"), "")))
     # A folder of the repo mounted into the content is its pages under that URL
     # (gateway-api's site/hugo.toml mounts `../geps` at `content/geps`: the GEPs
     # are the site's /geps/ pages, and link its /docs/ pages so).
     # (Not a content folder's part mounted again, opentelemetry.io's
     # `content/en/docs` at `content/docs` for each language, nor one file.)
-    content_roots = [_join(where, folder) for folder in folders]
+    content_roots = [join(where, folder) for folder in folders]
     for source, target in mounts:
-        sub, held = target.removeprefix("content/"), _join(where, source)
+        sub, held = target.removeprefix("content/"), join(where, source)
         if target.startswith("content/") and sub and _holds(held) and held in dirs \
                 and not any(held == r or held.startswith(r + "/") for r in content_roots):
             found.append(hugo(held, base_url=sub))
@@ -438,27 +438,27 @@ def _hugo_permalinks_and_languages(
     permalinks = hugo_permalinks(settings)
     default = str(settings.get("defaultContentLanguage") or "en").lower()
     languages = {default}
-    languages.update(str(k).lower() for k in _mapping(settings.get("languages")))
+    languages.update(str(k).lower() for k in mapping(settings.get("languages")))
     for name, data in files.items():  # (a config directory's permalinks.yaml is that table)
         if posixpath.basename(name).startswith("permalinks."):
             permalinks.update(hugo_permalinks({"permalinks": read_structured(name, data)}))
         elif posixpath.basename(name).startswith("languages."):
             languages.update(str(k).lower() for k in read_structured(name, data))
         elif name != config:
-            table = _mapping(read_structured(name, data).get("languages"))
+            table = mapping(read_structured(name, data).get("languages"))
             languages.update(str(k).lower() for k in table)
     return permalinks, default, languages
 
 
 def _hugo_statics(where: str, syntax: str, text: str, settings: Mapping[str, Any]) -> tuple[str, ...]:
     """The folders a Hugo site serves at its root: its `staticDir`, its themes'."""
-    served = _value(syntax, "staticDir", text) or "static"
+    served = key_value(syntax, "staticDir", text) or "static"
     # Its themes' static folders are served at the root too (buildpacks.io's
     # /images/ are themes/buildpacks/static/images/).
     theme = settings.get("theme")
     themes = [theme] if isinstance(theme, str) else [t for t in theme if isinstance(t, str)] \
         if isinstance(theme, list) else []
-    statics = (_join(where, served), *(_join(where, f"themes/{t}/static") for t in themes))
+    statics = (join(where, served), *(join(where, f"themes/{t}/static") for t in themes))
     return statics
 
 
@@ -483,23 +483,23 @@ def _add_docusaurus_sites(config: str, where: str, read: Callable[[str], str | N
     """A Docusaurus config's sites: its docs and blog plugins' folders (each version's
     and each locale's too), more docs plugin instances', and `src/pages`."""
     text = read(config) or ""
-    broken = _value(_JS_KEY, "onBrokenLinks", text)
+    broken = key_value(JS_KEY, "onBrokenLinks", text)
     throws = broken is None or broken == "throw"  # (Docusaurus 3's default: throw)
     # Its docs and blog plugins' folders and URL bases (redux's docs are
     # `path: '../docs'` at `routeBasePath: '/'`), its static folders.
-    static = tuple(_join(where, d) for d in _js_list(text, "staticDirectories") or ("static",))
+    static = tuple(join(where, d) for d in js_list(text, "staticDirectories") or ("static",))
     # Every folder of this site: its config, static folders and build's link check.
     docusaurus = functools.partial(Site, DOCUSAURUS, config=config, static=static,
                                    checks_links=throws)
     roots = {}  # the docs and blog plugins' folders, which locales translate
     for folder, base_url in (("docs", "docs"), ("blog", "blog")):
-        options = _js_block(text, folder)
-        options = _top_level(options) if options else None
-        path = _value(_JS_KEY, "path", options) if options else None
-        route = _value(_JS_KEY, "routeBasePath", options) if options else None
+        options = js_block(text, folder)
+        options = top_level(options) if options else None
+        path = key_value(JS_KEY, "path", options) if options else None
+        route = key_value(JS_KEY, "routeBasePath", options) if options else None
         base = (route if route is not None else base_url).strip("/")
-        roots[folder] = _join(where, path or folder)
-        versions = _json_strings(read(_join(where, "versions.json"))) if folder == "docs" else []
+        roots[folder] = join(where, path or folder)
+        versions = json_strings(read(join(where, "versions.json"))) if folder == "docs" else []
         # (With versions, the current docs are `next`, unless `lastVersion` says so.)
         current = ("/".join(p for p in (base, "next") if p),) if versions else ()
         found.append(docusaurus(roots[folder], base_url=base, aliases=current))
@@ -510,23 +510,23 @@ def _add_docusaurus_sites(config: str, where: str, read: Callable[[str], str | N
             # version's name (links within one version are relative: the prefix
             # only needs to be the same for all its pages).
             for name in versions:
-                version = _join(where, f"versioned_docs/version-{name}")
+                version = join(where, f"versioned_docs/version-{name}")
                 if version in dirs:
                     url = "/".join(p for p in (base, name) if p)
                     found.append(docusaurus(version, base_url=url))
     # More docs plugin instances (pnpm.io's registry docs: `path: './pnpr-docs'`
     # at `routeBasePath: 'pnpr'`).
     for m in re.finditer(r"plugin-content-docs['\"]\s*,\s*\{", text):
-        options = _top_level(_braced(text, m.end()))
-        path = _value(_JS_KEY, "path", options)
+        options = top_level(braced(text, m.end()))
+        path = key_value(JS_KEY, "path", options)
         if path:
-            route = _value(_JS_KEY, "routeBasePath", options)
-            found.append(docusaurus(_join(where, path),
+            route = key_value(JS_KEY, "routeBasePath", options)
+            found.append(docusaurus(join(where, path),
                                     base_url=(route if route is not None else "docs").strip("/")))
-    found.append(docusaurus(_join(where, "src/pages")))
+    found.append(docusaurus(join(where, "src/pages")))
     # Translations (`i18n/de/docusaurus-plugin-content-docs/version-3/`): a
     # locale's copy of a docs or blog folder, built by the same rules.
-    prefix = _join(where, "i18n") + "/"
+    prefix = join(where, "i18n") + "/"
     for d in sorted(x for x in dirs if x.startswith(prefix)):
         local = _DOCUSAURUS_I18N.fullmatch(d[len(prefix):])
         if local is not None:
@@ -535,11 +535,11 @@ def _add_docusaurus_sites(config: str, where: str, read: Callable[[str], str | N
             # that instance's `path`, not matched here.)
             source = "" if local.group("id") or local.group("bid") \
                 else roots[plugin] if version in (None, "current") \
-                else _join(where, f"versioned_docs/{version}")
+                else join(where, f"versioned_docs/{version}")
             url = f"{local.group('locale')}/{plugin}"
             # (A locale's current docs: `/zh/docs/next/...` too.)
             nexts = (f"{url}/next",) if plugin == "docs" and version in (None, "current") \
-                and _json_strings(read(_join(where, "versions.json"))) else ()
+                and json_strings(read(join(where, "versions.json"))) else ()
             found.append(docusaurus(d, translates=source, base_url=url, aliases=nexts))
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from anchorcheck.extract.citations import _SEE_HINT, TRIGGER, _see_hint
 from anchorcheck.extract.facts import facts_of
-from anchorcheck.extract.families import _FAMILIES, _FIRST
+from anchorcheck.extract.families import FAMILIES, FIRST
 from anchorcheck.extract.headings import HeadingOptions, find_anchors, has_caps_line
 from anchorcheck.extract.scanners import _nested_end, _spans, scan
 from anchorcheck.extract.triggers import HADDOCK_INTEREST, INTEREST, REFERENCE, LazyPattern, keep_test
@@ -160,7 +160,7 @@ def test_unterminated_constructs_run_to_end_of_file() -> None:
     assert texts(scan('"never closed\n# c\n', "hash")) == ["c"]
 
 
-@pytest.mark.parametrize("family", sorted([*_FAMILIES, "markdown"]))
+@pytest.mark.parametrize("family", sorted([*FAMILIES, "markdown"]))
 def test_adversarial_input_is_linear(family: str) -> None:
     from anchorcheck.extract.blob import ExtractOptions, extract
 
@@ -177,7 +177,7 @@ _ALPHABET = st.sampled_from([*"ab #/*-{}\"'`\n\\|:<>!~[]()$=", "Note [", "EOF", 
 
 
 @settings(max_examples=150, deadline=None)
-@given(text=st.lists(_ALPHABET, max_size=80).map("".join), family=st.sampled_from(sorted(_FAMILIES)))
+@given(text=st.lists(_ALPHABET, max_size=80).map("".join), family=st.sampled_from(sorted(FAMILIES)))
 def test_scanner_never_raises_and_spans_lie_inside_the_file(text: str, family: str) -> None:
     line_count = text.count("\n") + 1
     for comment in scan(text, family):
@@ -189,17 +189,17 @@ def test_scanner_never_raises_and_spans_lie_inside_the_file(text: str, family: s
 def test_every_family_has_a_first_character_prefilter() -> None:
     # Computed from the parsed pattern: a Python whose `re` parser changes shape would
     # silently lose the 20-25% it saves; this says so.
-    assert {name for name, first in _FIRST.items() if first is None} == set()
-    assert _FIRST["python"] is not None and set(_FIRST["python"].pattern) >= set("\"'#")
+    assert {name for name, first in FIRST.items() if first is None} == set()
+    assert FIRST["python"] is not None and set(FIRST["python"].pattern) >= set("\"'#")
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=st.lists(_ALPHABET | st.sampled_from(["r#\"", "\"#", "{{", "<!--", "$'", "<<-X\n", "x'"]),
                      max_size=60).map("".join),
-       family=st.sampled_from(sorted(_FAMILIES)))
+       family=st.sampled_from(sorted(FAMILIES)))
 def test_first_character_prefilter_finds_exactly_what_search_finds(text: str, family: str) -> None:
-    fam = _FAMILIES[family]
-    assert list(_spans(text, fam, _FIRST[family])) == list(_spans(text, fam, None))
+    fam = FAMILIES[family]
+    assert list(_spans(text, fam, FIRST[family])) == list(_spans(text, fam, None))
 
 
 _TRIGGER_BITS = st.sampled_from([
@@ -329,24 +329,24 @@ _PY_BITS = st.sampled_from([*"ab #\"'\\\n:=()r", '"""', "'''", '""', "''", "def 
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_PY_BITS, max_size=60).map("".join))
 def test_python_blocks_are_what_the_family_pattern_finds(text: str) -> None:
-    from anchorcheck.extract.comment_lines import _DOC, _LINE, _build, _Locator
+    from anchorcheck.extract.comment_lines import DOC, LINE, Locator, build_comment
     from anchorcheck.extract.scanners import _blocks, _first_code_offset, _is_docstring
 
     def reference() -> list[tuple[int, int, int]]:
         # The family pattern's plain search loop: every string and comment in turn.
         out, pos, first_code = [], 0, _first_code_offset(text)
-        while (m := _FAMILIES["python"].pattern.search(text, pos)) is not None:
+        while (m := FAMILIES["python"].pattern.search(text, pos)) is not None:
             start, end = m.span()
             pos = end if end > start else start + 1
             if m.lastgroup == "lc":
-                out.append((start, end, _LINE))
+                out.append((start, end, LINE))
             elif _is_docstring(text, start, first_code):
-                out.append((start, end, _DOC))
+                out.append((start, end, DOC))
         return out
 
     # Its spans grouped by _blocks: runs of line comments, one match each in _PY_NEXT.
-    loc = _Locator(text)
-    assert scan(text, "python") == [_build(text, block, loc) for block in _blocks(text, reference())]
+    loc = Locator(text)
+    assert scan(text, "python") == [build_comment(text, block, loc) for block in _blocks(text, reference())]
 
 
 _HS_BITS = st.sampled_from([*"ab -{}\"'\\\n\t:=>!", "--", "---", "-->", "{-", "-}", "x'", "'a'", "\r\n", "  -- c\n",
@@ -360,14 +360,14 @@ _C_BITS = st.sampled_from([*"ab /*\"'`\\\n\t:=", "//", "/*", "*/", "'a'", "'\\n'
 @settings(max_examples=300, deadline=None)
 @given(data=st.data(), family=st.sampled_from(["haskell", "c", "js"]))
 def test_matched_blocks_are_what_the_family_pattern_finds(data: st.DataObject, family: str) -> None:
-    from anchorcheck.extract.comment_lines import _build, _Locator
+    from anchorcheck.extract.comment_lines import Locator, build_comment
     from anchorcheck.extract.scanners import _blocks
 
     text = data.draw(st.lists(_HS_BITS if family == "haskell" else _C_BITS, max_size=50).map("".join))
     # The family pattern's search loop, one span at a time, grouped by _blocks.
-    spans = list(_spans(text, _FAMILIES[family], None))
-    loc = _Locator(text)
-    assert scan(text, family) == [_build(text, block, loc) for block in _blocks(text, spans)]
+    spans = list(_spans(text, FAMILIES[family], None))
+    loc = Locator(text)
+    assert scan(text, family) == [build_comment(text, block, loc) for block in _blocks(text, spans)]
 
 
 _YAML_BITS = st.sampled_from([*"ab #\"'\\\n\t:{}-|&;()/*", "''", "{{", "}}", "{{/*", "*/}}", "{{- /* c */ -}}",
@@ -380,8 +380,8 @@ def test_yaml_spans_are_what_the_family_pattern_finds(text: str) -> None:
     from anchorcheck.extract.scanners import _yaml_spans
 
     # The family pattern's search loop, one string, action and comment at a time.
-    assert list(_yaml_spans(text)) == list(_spans(text, _FAMILIES["yaml"], None))
-    assert list(_yaml_spans(text)) == list(_spans(text, _FAMILIES["yaml"], _FIRST["yaml"]))
+    assert list(_yaml_spans(text)) == list(_spans(text, FAMILIES["yaml"], None))
+    assert list(_yaml_spans(text)) == list(_spans(text, FAMILIES["yaml"], FIRST["yaml"]))
 
 
 def _block_scalar_lines_line_by_line(text: str) -> frozenset[int]:

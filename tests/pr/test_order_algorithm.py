@@ -10,14 +10,14 @@ from hypothesis import strategies as st
 
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.pr.analysis import Analysis, Dependency
-from anchorcheck.pr.order import _order, strong_components
+from anchorcheck.pr.order import order_changes, strong_components
 from anchorcheck.resolve.workspace_index import WorkspaceIndex
 
 _REF = Reference.make(RefKind.HEADING, 1, 0, "see X", name="X")
 
 
 def _networkx_order(labels: list[str], edges: list[tuple[str, str]]) -> tuple[str, ...]:
-    """What _order computed with networkx before: condensation, then a topological
+    """What order_changes computed with networkx before: condensation, then a topological
     sort preferring the component with the earliest given change."""
     g = nx.DiGraph()
     g.add_nodes_from(labels)
@@ -50,7 +50,7 @@ def test_order_and_components_match_networkx(graph: tuple[list[str], list[tuple[
     edges = [(labels[a], labels[b]) for a, b in pairs]
     result = Analysis((), WorkspaceIndex([], ()),
                       dependencies=[Dependency(a, b, _REF, ()) for a, b in edges])
-    _order(result, labels)
+    order_changes(result, labels)
     assert result.order == _networkx_order(labels, edges)
     g = nx.DiGraph(edges)
     g.add_nodes_from(labels)
