@@ -7,7 +7,7 @@ before, but its block parser costs ~25 µs per line that starts a block, so 100 
 one-line blocks (a hostile README of `#` lines) took 1.2-1.7 s; this reader does the
 same in a tenth of that. What the reader leaves out (link reference definitions are
 read as prose; tabs count as spaces up to the next multiple of four over the whole
-line) only changes which lines count as prose. `tests/test_markdown.py` compares it
+line) only changes which lines count as prose. `tests/extract/test_markdown.py` compares it
 with markdown-it-py on generated documents. markdown-it-py still supplies the HTML
 block start and end conditions.
 

@@ -211,7 +211,7 @@ class Plan:
             self.oids[entry.path] = entry.oid  # its keys are the snapshot's paths
             if entry.is_symlink:
                 # Never followed here: its target may lie outside the snapshot. (Known as
-                # one: a Hugo page reading it reads its target, Resolver.followed_link.)
+                # one: a Hugo page reading it reads its target, SnapshotFiles.followed_link.)
                 self.skipped.append(SkippedFile(entry.path, "symlink"))
                 continue
             if excluded is not None and excluded.search(entry.path):
@@ -228,7 +228,7 @@ class Plan:
                 continue
             self.to_read.setdefault(entry.oid, []).append((entry.path, lang))
             self.sizes[entry.oid] = max(entry.size, 0)
-        # git's searches at this commit leave them out too (git/repo.py).
+        # git's searches at this commit leave them out too (git/oversized.py).
         note_oversized(repo.git_dir, commit, oversized, settings.max_file_size)
         self.pending = self._known(self.to_read)
         self.langs_of: dict[str, tuple[str, ...]] = {}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # (mergeorder imports networkx, which `check` may never need)
+if TYPE_CHECKING:  # (pr/analysis.py imports the pr wing, which `check` never needs)
     from anchorcheck.pr.analysis import Analysis
 
 

@@ -1,6 +1,6 @@
 """What the user's git config (or GIT_DIFF_OPTS) says changes no finding. Every git command whose output
 anchorcheck reads runs with the settings that would change that output pinned to git's
-defaults (git/repo.py, _PINNED): a laptop, a CI runner and a colleague's machine check
+defaults (git/process.py, _PINNED): a laptop, a CI runner and a colleague's machine check
 the same commits and must say the same."""
 
 from __future__ import annotations
