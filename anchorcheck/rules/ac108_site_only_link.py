@@ -34,6 +34,11 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         ref = res.reference
         broken = f"its fragment #{ref.name} names no heading there" if res.github_lacks == "fragment" \
             else "it is broken"
-        msg = (f"{ref.location_text or ref.text!s} resolves only as the {res.site_only} builds "
+        shown = ref.location_text or ref.text
+        if ref.location_text and ref.name and "#" not in shown:
+            # The target as written, fragment and all: the fragment is often what only
+            # the site resolves, and `config/index` alone hid which heading was meant.
+            shown = f"{shown}#{ref.name}"
+        msg = (f"{shown!s} resolves only as the {res.site_only} builds "
                f"this page; where GitHub shows {ref.path}, {broken}")
         yield self.cited(ref, msg, ref.text)
