@@ -5,8 +5,8 @@ branches are never created or moved), its base its own target branch."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from anchorcheck.config.workspace import RepoSpec, Workspace
 from anchorcheck.forge.base import Forge, ForgeRepo, OpenChange
@@ -54,18 +54,30 @@ def find_forges(workspace: Workspace, env: Mapping[str, str], timeout: float = 1
     return found
 
 
-def open_changes(workspace: Workspace, forges: Forges, skip: set[str],
+def open_changes(workspace: Workspace, forges: Forges, given: Sequence[ChangeSpec],
                  ) -> tuple[list[ChangeSpec], dict[str, str]]:
-    """Every open change of every repo on a forge (labels in `skip` aside: given with
-    --pr), fetched; and, per repo whose open changes all target one branch, that
-    branch's local ref (the base the run analyses them on)."""
+    """The changes `given` with --pr, then every other open change of every repo on a
+    forge, fetched; and, per repo whose open changes all target one branch, that
+    branch's local ref (the base the run analyses them on). A change given with --pr
+    keeps its ref, and takes from the forge what --pr cannot say: its description's
+    Depends-On lines, its URL, its title and whether it is a draft."""
     listed: list[ChangeSpec] = []
     bases: dict[str, str] = {}
+    by_label = {s.label: s for s in given}
+    described: dict[str, ChangeSpec] = {}
     for spec in workspace.repos:
         client = forges.clients.get(spec.name)
         if client is None:
             continue
-        changes = [c for c in client.open_changes() if f"{spec.name}#{c.number}" not in skip]
+        changes = []
+        for change in client.open_changes():
+            label = f"{spec.name}#{change.number}"
+            mine = by_label.get(label)
+            if mine is None:
+                changes.append(change)
+            else:
+                described[label] = replace(mine, draft=change.draft, url=change.url, title=change.title,
+                                           declares=declared(change.body, forges.repo_of_url))
         git = GitRepo(spec.path)
         targets = _fetch(git, spec, changes)
         for change in changes:
@@ -78,7 +90,7 @@ def open_changes(workspace: Workspace, forges: Forges, skip: set[str],
             ))
         if len(set(targets.values())) == 1:
             bases[spec.name] = next(iter(targets.values()))
-    return listed, bases
+    return [described.get(s.label, s) for s in given] + listed, bases
 
 
 def _fetch(git: GitRepo, spec: RepoSpec, changes: list[OpenChange]) -> dict[str, str]:

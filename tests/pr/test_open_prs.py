@@ -194,6 +194,21 @@ def test_open_prs_mixes_with_pr_and_a_401_is_one_line_exit_2(tmp_path: Path, for
     assert "wrong" not in denied.err
 
 
+def test_a_change_given_with_pr_keeps_its_descriptions_depends_on(tmp_path: Path, forge: Forge) -> None:
+    # --pr names the ref to analyse (a local head, say); what the forge says of the change
+    # still holds: its Depends-On lines order it, as they do when the forge lists it alone.
+    ws = workspace(tmp_path, forge, {360: "Depends-On: client#787\n"})
+    git(ws / "client-runtime", "fetch", "-q", "origin", "refs/pull/360/head:refs/heads/mine")
+    r = run("merge-order", "--open-prs", "--pr", "client-runtime#360=mine", "--no-cache", "--format", "json",
+            "--fail-on", "never", cwd=ws, env=forge.env())
+    assert r.code == 0, r.err
+    doc = json.loads(r.out)
+    runtime360 = next(c for c in doc["changes"] if c["label"] == "client-runtime#360")
+    assert runtime360["ref"] == "mine"
+    assert "client#787" in runtime360["depends_on"]
+    assert doc["order"].index("client#787") < doc["order"].index("client-runtime#360")
+
+
 def test_a_gitlab_repo_beside_github_ones(tmp_path: Path, forge: Forge) -> None:
     ws = workspace(tmp_path, forge)
     # backend moves to GitLab: its MR head at refs/merge-requests/N/head.

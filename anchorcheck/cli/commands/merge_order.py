@@ -88,8 +88,7 @@ def merge_order(config: Path | None, repos: tuple[str, ...], refs: tuple[str, ..
                        err=True)
     if open_prs:
         assert forges is not None
-        listed, forge_bases = open_changes(ws, forges, skip={s.label for s in specs})
-        specs += listed
+        specs, forge_bases = open_changes(ws, forges, specs)
         base_refs = {**forge_bases, **base_refs}  # --base wins
         if not specs:
             click.echo("No open changes.")
