@@ -44,6 +44,8 @@ class Conflict:
     change: str
     other: str  # another change's label, or "base:<ref>"
     paths: tuple[str, ...]
+    # Where, in the change's version of paths[0], its edit meets the other's (conflict_line).
+    line: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from itertools import combinations
 from anchorcheck.config.workspace import Workspace
 from anchorcheck.errors import ConfigError
 from anchorcheck.git.blobtext import decode_blob
+from anchorcheck.git.output import Hunk
 from anchorcheck.git.repo import GitRepo
 from anchorcheck.index.cache import BlobCache
 from anchorcheck.index.crawl import paused_gc
@@ -258,14 +259,42 @@ def _conflicts(world: Scenarios, result: Analysis) -> None:
         git = world.gits[change.repo]
         paths = git.merge_conflicts(change.head_commit, change.base_commit)
         if paths:
-            result.conflicts.append(Conflict(change.label, f"base:{change.base_ref}", paths))
+            line = conflict_line(git, change.head_commit, change.base_commit, paths[0])
+            result.conflicts.append(Conflict(change.label, f"base:{change.base_ref}", paths, line))
     for a, b in combinations(result.changes, 2):
         if a.repo != b.repo:
             continue
-        paths = world.gits[a.repo].merge_conflicts(a.head_commit, b.head_commit)
+        git = world.gits[a.repo]
+        paths = git.merge_conflicts(a.head_commit, b.head_commit)
         if paths:
-            result.conflicts.append(Conflict(a.label, b.label, paths))
-            result.conflicts.append(Conflict(b.label, a.label, paths))
+            result.conflicts.append(Conflict(a.label, b.label, paths,
+                                             conflict_line(git, a.head_commit, b.head_commit, paths[0])))
+            result.conflicts.append(Conflict(b.label, a.label, paths,
+                                             conflict_line(git, b.head_commit, a.head_commit, paths[0])))
+
+
+def conflict_line(git: GitRepo, mine: str, other: str, path: str) -> int:
+    """The line of `mine`'s version of `path` where its edit meets `other`'s: the first
+    of its hunks against their merge base that overlaps or touches one of the other's
+    (git's merge conflicts on touching edits too), else its first hunk; 1 when neither
+    is found (a conflict of modes, or of a file one side deleted). Line 1 was every
+    conflict's line, the file's top, however far below the clash stood."""
+    base = git.merge_base(mine, other)
+    if base is None:
+        return 1
+    ours = git.diff_hunks(base, mine, [path]).get(path, [])
+    theirs = git.diff_hunks(base, other, [path]).get(path, [])
+
+    def span(h: Hunk) -> tuple[int, int]:
+        # In the merge base's lines: an insertion after line s sits between s and s+1.
+        return (h.old_start, h.old_start + len(h.old) - 1) if h.old else (h.old_start + 1, h.old_start)
+
+    meeting = [h for h in ours if any(span(h)[0] <= span(o)[1] + 1 and span(o)[0] <= span(h)[1] + 1
+                                      for o in theirs)]
+    if not (meeting or ours):
+        return 1
+    first = (meeting or ours)[0]
+    return max(first.new_start if first.new else first.new_start + 1, 1)
 
 
 def _versions(world: Scenarios, result: Analysis, names: tuple[str, ...]) -> None:

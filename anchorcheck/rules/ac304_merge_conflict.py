@@ -31,5 +31,5 @@ def check(ctx: MergeContext, self: Rule) -> Iterator[Finding]:
             msg = f"conflicts with its base {conflict.other[5:]} in {files}: rebase before merging"
         else:
             msg = f"conflicts with {conflict.other} in {files}: whichever lands second needs a rebase"
-        yield self.finding(repos[conflict.change], conflict.paths[0], 1, 0, msg,
+        yield self.finding(repos[conflict.change], conflict.paths[0], conflict.line, 0, msg,
                            f"{conflict.other} {' '.join(conflict.paths)}", change=conflict.change)

@@ -141,8 +141,27 @@ def test_two_prs_editing_the_same_lines_conflict(ws: WorkspaceBuilder) -> None:
     ws.pr("client", "pr/2", {"values.yaml": "a: 1\nb: 200\nc: 3\n"})
     ws.pr("client", "pr/3", {"other.yaml": "x: 2\n"})
     adv = advisory(ws, "client#1=pr/1", "client#2=pr/2", "client#3=pr/3")
-    assert found(adv) == [("client#1", "AC304", "values.yaml", 1), ("client#2", "AC304", "values.yaml", 1)]
+    assert found(adv) == [("client#1", "AC304", "values.yaml", 2), ("client#2", "AC304", "values.yaml", 2)]
     assert "conflicts with client#2 in values.yaml" in adv.findings[0].finding.message
+
+
+def test_a_conflict_is_shown_where_the_edits_meet_in_each_changes_own_lines(ws: WorkspaceBuilder) -> None:
+    # #1 also adds two lines at the top, so the clash at the base's line 8 is its line 10.
+    base = "".join(f"k{i}: {i}\n" for i in range(1, 11))
+    ws.repo("client", {"values.yaml": base})
+    ws.pr("client", "pr/1", {"values.yaml": "# one\n# two\n" + base.replace("k8: 8", "k8: 80")})
+    ws.pr("client", "pr/2", {"values.yaml": base.replace("k8: 8", "k8: 800")})
+    adv = advisory(ws, "client#1=pr/1", "client#2=pr/2")
+    assert sorted(found(adv)) == [("client#1", "AC304", "values.yaml", 10), ("client#2", "AC304", "values.yaml", 8)]
+
+
+def test_a_conflict_with_the_moved_base_is_shown_at_the_changes_clashing_line(ws: WorkspaceBuilder) -> None:
+    base = "".join(f"k{i}: {i}\n" for i in range(1, 8))
+    repo = ws.repo("client", {"values.yaml": base})
+    ws.pr("client", "pr/1", {"values.yaml": base.replace("k5: 5", "k5: 50")})
+    commit(repo, {"values.yaml": "# top\n" + base.replace("k5: 5", "k5: 51")}, "main moved on")
+    adv = advisory(ws, "client#1=pr/1")
+    assert found(adv) == [("client#1", "AC304", "values.yaml", 5)]
 
 
 def test_a_change_conflicting_with_its_moved_base(ws: WorkspaceBuilder) -> None:
