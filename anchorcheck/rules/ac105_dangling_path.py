@@ -9,6 +9,7 @@ from anchorcheck.model.finding import Finding, Severity
 from anchorcheck.resolve.resolution import Resolution, Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
+from anchorcheck.rules.wording import did_you_mean
 
 
 @rule("AC105", "dangling-path", Severity.ERROR)
@@ -42,7 +43,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         spec = ctx.index.repos.get(res.files[0][0] if res.files else ref.repo)
         shown = spec.ref_label if spec is not None else snap.ref if snap is not None else None
         at = f" (at {shown})" if shown else ""
-        yield self.at(res, f"no file {where}{at}{_leaving(ctx, res)}")
+        leaving = _leaving(ctx, res)
+        yield self.at(res, f"no file {where}{at}{leaving or did_you_mean(_same_name(ctx, res))}")
 
 
 def _leaving(ctx: CheckContext, res: Resolution) -> str:
@@ -60,3 +62,20 @@ def _leaving(ctx: CheckContext, res: Resolution) -> str:
     places = ", ".join(f"../{b}" for b in beside)
     held = f"; the workspace's other repos are at {places} from it" if beside else ""
     return f": the link leaves repo {ref.repo}, into no repo's folder{held}"
+
+
+def _same_name(ctx: CheckContext, res: Resolution) -> tuple[str, ...]:
+    """The files of the cited name elsewhere, for a did-you-mean: a moved file keeps its
+    name more often than its folder. Those in the repo cited first (as paths), else
+    those of other repos (as repo:path); none when more than three share the name
+    (README.md, index.md): a guess among many is noise."""
+    ref = res.reference
+    base = posixpath.basename((ref.target_path or "").rstrip("/"))
+    if not base:
+        return ()
+    repo = res.files[0][0] if res.files else ref.repo
+    found = ctx.index.ending_with(base)
+    here = tuple(path for r, path in found if r == repo)
+    there = tuple(f"{r}:{path}" for r, path in found if r != repo)
+    named = here or there
+    return named if len(named) <= 3 else ()
