@@ -16,8 +16,11 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     What: a code-shaped mention (`` `name` ``, `` `mod.name()` ``, `name()`) of a
     name that no file of the workspace defines now, but that a commit in the last
     `history-depth` commits of a repo removed the definition of; the finding names
-    that commit. Names never defined in the workspace's history (library calls,
-    prose in backticks) are not findings; nor is a name its old file still spells in
+    that commit. A mention is matched with its own repo's history, and with another
+    repo's only when its line names that repo or the file the name was removed from
+    (a C comment's `memmove()` is no finding for another repo that once defined
+    one). Names never defined in the workspace's history (library calls, prose in
+    backticks) are not findings; nor is a name its old file still spells in
     quotes (served by a module's `__getattr__`, an `__all__`, a shim), nor a test
     file's or a vendored copy's definition named outside that file (a framework's or
     the C library's function of the same name).
