@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.resolve.restated import Restatement
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
 
@@ -35,4 +37,16 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
             continue
         msg = (f"{r.value} here restates {r.fact} ({r.why}), which the chart lets operators set through "
                f"its .Values.env passthrough: derive it, or mark it `{r.marker}`")
-        yield self.finding(r.repo, r.path, r.line, 0, msg, r.at)
+        yield self.finding(r.repo, r.path, r.line, _column(ctx, r), msg, r.at)
+
+
+def _column(ctx: CheckContext, r: Restatement) -> int:
+    """Where the literal stands on its line (0-based), so an editor lands on it; 0 when
+    the line does not spell the value as a word of its own. The file is read again
+    (facts keep no columns), for these few findings only."""
+    lines = (ctx.index.text(r.repo, r.path) or "").splitlines()
+    if not 0 < r.line <= len(lines):
+        return 0
+    value = r.value.strip().strip("\"'")
+    m = re.search(rf"(?<![\w.]){re.escape(value)}(?![\w.])", lines[r.line - 1]) if value else None
+    return m.start() if m else 0
