@@ -11,7 +11,7 @@ import posixpath
 import re
 import weakref
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from pathlib import Path
 from typing import Self
@@ -143,7 +143,7 @@ class SnapshotFiles:
                  if path == ".gitignore" or path.endswith("/.gitignore")}
         try:
             return [IgnoreFile.parse(where[oid], data.decode("utf-8", errors="replace"))
-                    for oid, data in GitRepo(spec.path).read_blobs(list(where)) if data is not None]
+                    for oid, data in list(self._blobs(spec.path, list(where))) if data is not None]
         except (GitError, OSError):
             return []
 
@@ -169,7 +169,7 @@ class SnapshotFiles:
         if oid is None or spec is None:
             return None
         try:
-            data = next((d for _, d in GitRepo(spec.path).read_blobs([oid])), None)
+            data = next((d for _, d in list(self._blobs(spec.path, [oid]))), None)
         except GitError:
             return None
         if not data:
@@ -217,20 +217,27 @@ class SnapshotFiles:
         found: dict[str, str] = {}
         if not oids:
             return found
-        wanted = list(oids)
         try:
-            reader = self._reader(spec.path)
-            for oid, data in zip(wanted, reader.stream(wanted), strict=True):
+            for oid, data in self._blobs(spec.path, list(oids)):
                 text = decode_blob(data)[0] if data is not None else None
                 if text is not None:
                     found.update((path, text) for path in oids[oid])
         except GitError:
-            self._drop_reader(spec.path)
             return found
-        except BaseException:
-            self._drop_reader(spec.path)  # (part of its answer may be unread: never reused)
-            raise
         return found
+
+    def _blobs(self, path: Path, oids: list[str]) -> Iterator[tuple[str, bytes | None]]:
+        """Blobs of one repo through its kept reader (_reader): every read the index
+        makes of a repo shares one `git cat-file` (the .gitignore files and symlinks
+        read once each started one of their own). A reader that failed, or was left
+        with part of its answer unread, is closed and never reused."""
+        if not oids:
+            return
+        try:
+            yield from zip(oids, self._reader(path).stream(oids), strict=True)
+        except BaseException:
+            self._drop_reader(path)
+            raise
 
     def _reader(self, path: Path) -> BlobReader:
         """One `git cat-file --batch` per repo for the index's life, for texts(): each
