@@ -282,6 +282,12 @@ def _heading_references(
                 # in opentelemetry-collector's metadata schema: a path of another
                 # project's docs, shown, not cited.
                 continue
+            if ref is not None and ref.kind is RefKind.SLUG and text.startswith("(", m.end()) \
+                    and not (ref.target_path or "").lower().endswith(_PAGE_SUFFIXES):
+                # git's `wt-status.c#wt_status_collect_untracked()`: a source file's
+                # function, written as FILE#function, is a symbol the file defines
+                # (AC202 checks it), not a heading's fragment.
+                ref = replace(ref, kind=RefKind.SYMBOL)
             if ref is not None and ref.kind is RefKind.SLUG and snippets and _snippet_before(text, m.start()):
                 # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region
                 # content`: the file is cited, the region is no heading.
@@ -292,6 +298,10 @@ def _heading_references(
             if ref is not None and not (fragment and ref.kind in _FILE_CLAIMS and ref.line in verbatim) \
                     and free(m):
                 yield ref
+
+
+# Files read as pages, whose `#name` is a fragment even before a `(`.
+_PAGE_SUFFIXES = (".md", ".markdown", ".mdx", ".rst", ".adoc", ".asciidoc", ".html", ".htm", ".txt", ".org")
 
 
 # What introduces an example just before it: `e.g.`, `for example`, `such as`, and

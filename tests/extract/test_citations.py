@@ -67,6 +67,17 @@ def test_symbol_mentions_and_prose_are_not_heading_references() -> None:
     assert refs("# See w3.org/TR/html5/tokenization.html#markup-declaration-open-state\n") == []
 
 
+def test_a_source_files_fragment_followed_by_a_call_is_a_symbol_claim() -> None:
+    # git's dir.c: `wt-status.c#wt_status_collect_untracked()` names a function of that
+    # file, a C programmer's FILE#function, not a heading's fragment.
+    src = ("/*\n * This logic is coordinated with the setting of these flags in\n"
+           " * wt-status.c#wt_status_collect_untracked(), and the evaluation\n */\n")
+    assert refs(src, "c") == [("symbol", "wt_status_collect_untracked", None, "wt-status.c")]
+    # A page's fragment stays one, call or not; and a fragment with no call too.
+    assert refs("# see docs/api.md#setup() for more\n") == [("fragment", "setup", None, "docs/api.md")]
+    assert refs("# see wt-status.c#collect\n", "python") == [("fragment", "collect", None, "wt-status.c")]
+
+
 def test_notes_references_and_wrapped_names() -> None:
     src = "-- See Note [Join\n-- points] and Note [Other note].\n"
     assert refs(src, "haskell") == [
