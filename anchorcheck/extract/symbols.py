@@ -88,10 +88,16 @@ def _python(tree: ast.Module) -> dict[str, int]:
 
 def definition_regex(names: list[str]) -> str:
     """A PCRE (and Python) regex matching a definition of any of `names`; the name is
-    group `a` (after a keyword) or `b` (a top-level binding, signature or C function)."""
+    group `a` (after a keyword), `b` (a top-level binding, signature or C function) or
+    `c` (a C function with its types before it on its line)."""
     alternatives = "|".join(re.escape(n) for n in sorted(set(names), key=len, reverse=True))
-    # `^name (` is a C function whose return type stands on the line above (GNU style).
+    # `^name (` is a C function whose return type stands on the line above (GNU style);
+    # `^static int name(` one whose types share its line, C's most common style (git's
+    # builtin/commit.c's git_status_config was "defined in no file"). Unindented only, as
+    # definition_shapes reads them: `\treturn name(` is a call.
     return (
         r"(?:\b(?:def|class|func|fn|function|struct|enum|trait|interface|type|data|newtype)\s+"
-        rf"(?:\([^)]*\)\s*)?(?P<a>{alternatives})(?![\w$])|^(?P<b>{alternatives})\s*(?:::|=[^=]|\())"
+        rf"(?:\([^)]*\)\s*)?(?P<a>{alternatives})(?![\w$])|^(?P<b>{alternatives})\s*(?:::|=[^=]|\()"
+        rf"|^(?!(?:return|else|case|goto|typedef|do|await|yield|new|throw|if|while|for|switch|sizeof)\b)"
+        rf"[A-Za-z_][\w \t*&:<>,]*?[ \t*&](?P<c>{alternatives})\s*\()"
     )

@@ -412,12 +412,12 @@ def _homes(lines: Iterable[tuple[str, int, str]], names: list[str]) -> dict[str,
             continue
         m = matcher.search(text)
         if m is not None:
-            found[m.group("a") or m.group("b")].append((path, line))
+            found[m.group("a") or m.group("b") or m.group("c")].append((path, line))
     return found
 
 
 def _symdefs_key(commit: str) -> str:
-    return f"symdefs:v2:{SEARCHED}:{commit}"  # v2: by repo commit, with the names asked
+    return f"symdefs:v3:{SEARCHED}:{commit}"  # v2: by repo commit, with the names asked; v3: C types first
 
 
 def _last_symdefs_key(repo: str) -> str:

@@ -116,6 +116,23 @@ def test_symbol_renamed_in_runtime_flags_the_chart_comment(ws: WorkspaceBuilder)
     assert suggestion == "runtime:health.py"
 
 
+def test_a_c_function_cited_in_the_wrong_file_is_found_where_its_return_type_shares_its_line(
+        ws: WorkspaceBuilder) -> None:
+    # git's dir.c cites commit.c#git_status_config(), defined in builtin/commit.c as
+    # `static int git_status_config(const char *k, ...` (types and name on one line,
+    # the common C style): the finding says where, not that no file defines it. A call
+    # in an indented line, `return git_status_config(k, v);`, is no definition.
+    ws.repo("git", {"commit.c": "int commit(void)\n{\n\treturn 0;\n}\n",
+                    "builtin/commit.c": "static int git_status_config(const char *k, const char *v,\n"
+                                        "\t\t\t     void *cb)\n{\n\treturn 0;\n}\n",
+                    "builtin/status.c": "int run(void)\n{\n\treturn git_status_config(0, 0, 0);\n}\n",
+                    "dir.c": "/*\n * the config setting in commit.c#git_status_config()\n */\nint d;\n"})
+    [(code, path, line, msg, suggestion)] = findings(ws)
+    assert (code, path, line) == ("AC202", "dir.c", 2)
+    assert msg == "git:commit.c does not define git_status_config(); it is defined at git:builtin/commit.c:1"
+    assert suggestion == "git:builtin/commit.c"
+
+
 def test_symbol_in_backticks_form(ws: WorkspaceBuilder) -> None:
     ws.repo("runtime", {"a.py": "def real():\n    pass\n", "b.py": "# see `real()` in a.py and `gone()` in a.py\n"})
     out = findings(ws)
