@@ -287,6 +287,7 @@ def _heading_references(
                 # git's `wt-status.c#wt_status_collect_untracked()`: a source file's
                 # function, written as FILE#function, is a symbol the file defines
                 # (AC202 checks it), not a heading's fragment.
+                # (anchorcheck: ignore[AC105]: an example, not a citation)
                 ref = replace(ref, kind=RefKind.SYMBOL)
             if ref is not None and ref.kind is RefKind.SLUG and snippets and _snippet_before(text, m.start()):
                 # VitePress's `<<< ./deploy.yaml#content` imports the file's `#region
