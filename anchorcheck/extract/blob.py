@@ -26,7 +26,7 @@ from anchorcheck.model.pickling import by_constructor
 from anchorcheck.model.reference import Reference, RefKind
 from anchorcheck.model.suppression import Suppression, find_suppressions
 
-EXTRACTOR_VERSION = 74  # 73: a list item 4+ columns past its list is text; 74: source FILE#name( a symbol
+EXTRACTOR_VERSION = 75  # 74: source FILE#name( a symbol; 75: a quoted name after a URL is its page's
 
 
 @dataclass(frozen=True, slots=True)

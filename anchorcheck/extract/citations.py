@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from anchorcheck.extract import claims, triggers
 from anchorcheck.extract.headings import note_definition_spans
-from anchorcheck.extract.issues import find_issue_references
+from anchorcheck.extract.issues import SENTENCE_END, find_issue_references
 from anchorcheck.extract.languages import language_of
 from anchorcheck.extract.links import (
     CODE_NAME,
@@ -383,12 +383,27 @@ def _heading_reference(joined: JoinedText, m: re.Match[str], fragment: bool) -> 
         return None
     if quoted is not None and _FLAG.search(name):
         return None  # "see `ty check --help` output" is a command line (ruff, 2 AC101)
+    if quoted is not None and path is None and "://" in joined.text and _after_a_url(joined.text, m.start()):
+        # "See: https://github.com/systemd/systemd/blob/main/NEWS / Under the "CHANGES
+        # WITH 226" section" (ansible) names a section of that page, not a heading of
+        # the workspace.
+        return None
     if quoted is not None and path is None and _UI_ELEMENT.match(joined.text, m.end()):
         # "under the `DOWNLOAD FULL DATA` button" names a screen's control, not a
         # heading (cloudevents' data-classification extension).
         return None
     return Reference.make(RefKind.HEADING, line, col, text, name=name, target_repo=repo,
                           target_path=path)
+
+
+def _after_a_url(text: str, start: int) -> bool:
+    """Whether a URL stands before `start`, on its line or the line before, in its
+    sentence (helm/charts' "[exporter](https://...) sidecar. See `values.yaml` file"
+    names a file of the chart)."""
+    line_start = text.rfind("\n", 0, start)
+    before = text.rfind("\n", 0, line_start) if line_start > 0 else -1
+    url = text.rfind("://", before + 1, start)
+    return url >= 0 and SENTENCE_END.search(text, url, start) is None
 
 
 # A word naming a control of a screen, right after a quoted name.

@@ -42,7 +42,8 @@ _PENDING = compiled_on_use(
     r"(?i:\bpending\b|\buntil\b|\bblocked[ \t\n]+(?:on|by)\b|\bdeferred[ \t\n]+(?:to|until)\b|"
     r"\bwait(?:s|ing)?[ \t\n]+(?:for|on)\b|\bawaiting\b|\bonce\b|\bworkaround[ \t\n]+for\b|"
     r"\b(?:TODO|FIXME|XXX)\([^)\n]*$)")
-_SENTENCE_END = compiled_on_use(r"[.;!?](?:[ \t\n]|$)")
+# The end of a sentence (also: a URL before a quoted name is in its sentence, citations).
+SENTENCE_END = compiled_on_use(r"[.;!?](?:[ \t\n]|$)")
 
 
 def find_issue_references(joined: JoinedText, free: Callable[[re.Match[str]], bool]) -> Iterator[Reference]:
@@ -77,7 +78,7 @@ def _pending(text: str, start: int, end: int | None = None) -> str | None:
     """"pending" when the sentence before the reference (or a TODO(...) around it)
     says it is still waited on."""
     begin = max(0, start - 120)
-    ends = [e.end() for e in _SENTENCE_END.finditer(text, begin, start)]
+    ends = [e.end() for e in SENTENCE_END.finditer(text, begin, start)]
     if ends:
         begin = ends[-1]
     return "pending" if _PENDING.search(text[begin:start]) else None

@@ -78,6 +78,16 @@ def test_a_source_files_fragment_followed_by_a_call_is_a_symbol_claim() -> None:
     assert refs("# see wt-status.c#collect\n", "python") == [("fragment", "collect", None, "wt-status.c")]
 
 
+def test_a_quoted_name_right_after_a_url_is_a_section_of_that_page() -> None:
+    # ansible's host_profiles.py: the section is systemd's NEWS's, which the line before links.
+    src = ("# See: https://github.com/systemd/systemd/blob/main/NEWS\n"
+           "#      Under the \"CHANGES WITH 226\" section:\n")
+    assert [k for k, *_ in refs(src)] == ["path"]  # the URL alone
+    # Two lines further down, or with no URL, a quoted heading is one.
+    far = "# See: https://example.com/NEWS\n#\n#\n# see \"ROLLBACK ON THE DEGRADED PATH\"\n"
+    assert ("heading", "ROLLBACK ON THE DEGRADED PATH", None, None) in refs(far)
+
+
 def test_notes_references_and_wrapped_names() -> None:
     src = "-- See Note [Join\n-- points] and Note [Other note].\n"
     assert refs(src, "haskell") == [
