@@ -6,6 +6,7 @@ import posixpath
 from collections.abc import Iterator
 
 from anchorcheck.model.finding import Finding, Severity
+from anchorcheck.patterns import compiled_on_use
 from anchorcheck.resolve.resolution import Resolution, Status
 from anchorcheck.rules import rule
 from anchorcheck.rules.base import CheckContext, Rule
@@ -20,7 +21,9 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
     blob URL into a workspace repo) matches no file: not in the named repo, not in
     the citing repo, not under a repo-name prefix, not as a unique suffix. A
     relative link that leaves its repo lands in the sibling repo whose folder holds
-    it; where none does, the message says what would have resolved.
+    it; where none does, the message says what would have resolved. The message
+    offers the files of the cited name, and names an e-mail or web address written
+    without `mailto:` or `https://` for what it is.
     Why: files get moved and renamed; the comment still points at the old place.
     Example: `[runbook](docs/runbook.md)` after `docs/runbook.md` moved to
     `docs/ops/runbook.md`.
@@ -43,8 +46,8 @@ def check(ctx: CheckContext, self: Rule) -> Iterator[Finding]:
         spec = ctx.index.repos.get(res.files[0][0] if res.files else ref.repo)
         shown = spec.ref_label if spec is not None else snap.ref if snap is not None else None
         at = f" (at {shown})" if shown else ""
-        leaving = _leaving(ctx, res)
-        yield self.at(res, f"no file {where}{at}{leaving or did_you_mean(_same_name(ctx, res))}")
+        hint = _leaving(ctx, res) or _not_a_path(ref.target_path or "") or did_you_mean(_same_name(ctx, res))
+        yield self.at(res, f"no file {where}{at}{hint}")
 
 
 def _leaving(ctx: CheckContext, res: Resolution) -> str:
@@ -79,3 +82,20 @@ def _same_name(ctx: CheckContext, res: Resolution) -> tuple[str, ...]:
     there = tuple(f"{r}:{path}" for r, path in found if r != repo)
     named = here or there
     return named if len(named) <= 3 else ()
+
+
+# An e-mail address, and a host's name (a dot, then letters) leading a path: what a
+# link with no `mailto:` or `https://` leaves, which GitHub follows as a file.
+_EMAIL = compiled_on_use(r"[^\s/@:]+@[^\s/@:]+\.[A-Za-z]{2,}")
+_HOST_FIRST = compiled_on_use(
+    r"(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|edu|gov|co)(?:/|$)")
+
+
+def _not_a_path(target: str) -> str:
+    """What the target is, when it is an address written without its scheme (helm/
+    charts: `[us](askcoin@microsoft.com)`, `[volume](kubernetes.io/docs/...)`)."""
+    if _EMAIL.fullmatch(target):
+        return f": an e-mail address, which a link writes as mailto:{target}"
+    if _HOST_FIRST.match(target):
+        return f": a web address, which a link writes as https://{target}"
+    return ""

@@ -29,3 +29,18 @@ def test_a_common_name_offers_nothing(ws: WorkspaceBuilder) -> None:
     r = ws.check("--select", "AC105", "--fail-on", "never")
     line = _line(r.out, "app:index.md:1:")
     assert "AC105 no file gone/README.md" in line and "did you mean" not in line, r.out
+
+
+def test_an_address_written_without_its_scheme_is_named_for_what_it_is(ws: WorkspaceBuilder) -> None:
+    # helm/charts: `[us](askcoin@microsoft.com)` and `[volume](kubernetes.io/docs/...)`,
+    # which GitHub follows as files of the repo.
+    ws.repo("app", {"README.md": "Mail [us](ops@example.com).\n\n"
+                                 "A [volume](kubernetes.io/docs/user-guide/persistent-volumes/).\n\n"
+                                 "The [notes](notes.txt).\n"})
+    r = ws.check("--select", "AC105", "--fail-on", "never")
+    assert _line(r.out, "app:README.md:1:").endswith(
+        ": an e-mail address, which a link writes as mailto:ops@example.com"), r.out
+    assert _line(r.out, "app:README.md:3:").endswith(
+        ": a web address, which a link writes as https://kubernetes.io/docs/user-guide/persistent-volumes/"), r.out
+    assert _line(r.out, "app:README.md:5:").endswith("(at main)"), r.out  # a plain file: no such hint
+
