@@ -154,6 +154,20 @@ def snapshot_name(item: str) -> tuple[str, str, str]:
     return name, path, ref or "HEAD"
 
 
+def _url_line(path: str) -> str:
+    """`url = ...` for a `fetch` snapshot (`owner+name/repo`), as a clone's origin would
+    say where it lives: without it, a blob URL into another owner's repo of the same
+    name (kiwigrid/helm-charts from helm/charts, checked as `helm-charts`) is matched to
+    the snapshot by name, and its paths reported missing."""
+    p = Path(path)
+    while p.name in ("repo", ".git") and p.parent != p:
+        p = p.parent
+    owner, plus, name = p.name.partition("+")
+    if not (plus and owner and name):
+        return ""
+    return f'url = "https://github.com/{owner}/{name.removesuffix(".git")}"\n'
+
+
 @dataclass
 class Corpus:
     """One workspace of the bench, its configs, and what each step measured on it."""
@@ -181,7 +195,7 @@ def build(corpus: Corpus) -> None:
         raise SystemExit(f"bench: two repos of {corpus.name!r} have one name: {names} "
                          "(name them NAME=GITDIR)")
     config = corpus.config = corpus.root / "anchorcheck.toml"
-    config.write_text("".join(f'[[repo]]\nname = "{n}"\npath = "{p}"\nref = "{r}"\n\n'
+    config.write_text("".join(f'[[repo]]\nname = "{n}"\npath = "{p}"\nref = "{r}"\n{_url_line(p)}\n'
                               for n, p, r in corpus.repos))
     # A PR touching 10 files of the first repo, on a branch of a clone we may write to.
     first_name, first_path, first_ref = corpus.repos[0]
