@@ -139,6 +139,15 @@ class _InOrder(argparse.Action):
         namespace.items = [*getattr(namespace, "items", []), (self.dest, values)]
 
 
+def _snapshot_dir(path: str) -> str:
+    """The folder a fetch snapshot is named by: `owner+name` of `owner+name/repo` (or
+    `.../repo/.git`), else the repository's own folder."""
+    p = Path(path)
+    while p.name in ("repo", ".git") and p.parent != p:
+        p = p.parent
+    return p.name.removesuffix(".git")
+
+
 def snapshot_name(item: str) -> tuple[str, str, str]:
     """(name, path, ref) of a `--snapshot [NAME=]GITDIR[@REF]`."""
     name, eq, rest = item.partition("=")
@@ -146,11 +155,7 @@ def snapshot_name(item: str) -> tuple[str, str, str]:
         name, rest = "", item
     path, _, ref = rest.partition("@")
     if not name:
-        p = Path(path)
-        # A fetch snapshot is `owner+name/repo` (or `.../repo/.git`): named after owner+name.
-        while p.name in ("repo", ".git") and p.parent != p:
-            p = p.parent
-        name = p.name.removesuffix(".git").replace("+", "-") or "snap"
+        name = _snapshot_dir(path).replace("+", "-") or "snap"
     return name, path, ref or "HEAD"
 
 
@@ -159,13 +164,8 @@ def _url_line(path: str) -> str:
     say where it lives: without it, a blob URL into another owner's repo of the same
     name (kiwigrid/helm-charts from helm/charts, checked as `helm-charts`) is matched to
     the snapshot by name, and its paths reported missing."""
-    p = Path(path)
-    while p.name in ("repo", ".git") and p.parent != p:
-        p = p.parent
-    owner, plus, name = p.name.partition("+")
-    if not (plus and owner and name):
-        return ""
-    return f'url = "https://github.com/{owner}/{name.removesuffix(".git")}"\n'
+    owner, plus, name = _snapshot_dir(path).partition("+")
+    return f'url = "https://github.com/{owner}/{name}"\n' if plus and owner and name else ""
 
 
 @dataclass

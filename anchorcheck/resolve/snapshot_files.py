@@ -169,7 +169,7 @@ class SnapshotFiles:
         if oid is None or spec is None:
             return None
         try:
-            data = next((d for _, d in list(self._blobs(spec.path, [oid]))), None)
+            [(_, data)] = list(self._blobs(spec.path, [oid]))
         except GitError:
             return None
         if not data:
